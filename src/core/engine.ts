@@ -1,0 +1,229 @@
+/**
+ * The neutral request engine: joins the providers, keeps their catalogues
+ * cached between changes, validates requests against those catalogues and
+ * answers in neutral terms. It knows no revision and no transport; revision
+ * adapters call it and encode what it returns.
+ */
+import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
+import { createEmitter } from './changes.js';
+import type { Awaitable, Logger, RequestContext } from './context.js';
+import { silentLogger } from './context.js';
+import type {
+  Completion,
+  CompletionArgument,
+  CompletionContext,
+  CompletionRef,
+  Prompt,
+  PromptResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from './model.js';
+import { type Page, paginate } from './paginate.js';
+import type { PromptProvider } from './prompts.js';
+import { MAX_COMPLETION_VALUES } from './rank.js';
+import type { ResourceProvider } from './resources.js';
+
+/**
+ * Answers completion requests for any reference. Return undefined to fall
+ * back to the prompt or resource provider's own `complete`.
+ */
+export interface CompletionProvider {
+  complete(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Awaitable<Completion | undefined>;
+}
+
+/** What the registered providers make the server able to do. */
+export interface Features {
+  prompts?: { listChanged: boolean };
+  resources?: { subscribe: boolean; listChanged: boolean };
+  completions: boolean;
+}
+
+/** A change the engine reports to connections. */
+export type EngineEvent = { type: 'promptsListChanged' } | { type: 'resourcesListChanged' } | { type: 'resourceUpdated'; uri: string };
+
+export interface EngineOptions {
+  prompts?: PromptProvider;
+  resources?: ResourceProvider;
+  completions?: CompletionProvider;
+  /** Items per page of every list method. Default 50. */
+  pageSize?: number;
+  logger?: Logger;
+}
+
+/** The neutral operations every revision adapter maps onto. */
+export interface Engine {
+  readonly features: Features;
+  listPrompts(cursor: string | undefined): Promise<Page<Prompt>>;
+  getPrompt(name: string, args: Record<string, string>, ctx: RequestContext): Promise<PromptResult>;
+  complete(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
+  listResources(cursor: string | undefined): Promise<Page<Resource>>;
+  listResourceTemplates(cursor: string | undefined): Promise<Page<ResourceTemplate>>;
+  readResource(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
+  /** The whole prompt catalogue, e.g. for a CLI listing. */
+  prompts(): Promise<readonly Prompt[]>;
+  watch(listener: (event: EngineEvent) => void): () => void;
+  /** Stops watching the providers. */
+  close(): void;
+}
+
+/** A cached catalogue: built on first use, dropped when its provider reports a change. */
+function cached<T>(build: () => Awaitable<T>): { get(): Promise<T>; invalidate(): void } {
+  let current: Promise<T> | undefined;
+  return {
+    get() {
+      if (!current) {
+        const pending = Promise.resolve().then(build);
+        current = pending;
+        // A failed build is not kept: the next request tries again.
+        pending.catch(() => {
+          if (current === pending) current = undefined;
+        });
+      }
+      return current;
+    },
+    invalidate() {
+      current = undefined;
+    },
+  };
+}
+
+function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
+  return new Map(prompts.map((p) => [p.name, p]));
+}
+
+/** Creates the engine for a set of providers. */
+export function createEngine(options: EngineOptions): Engine {
+  const { prompts, resources, completions } = options;
+  const logger = options.logger ?? silentLogger;
+  const pageSize = options.pageSize ?? 50;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError('pageSize must be a positive integer');
+
+  const events = createEmitter<EngineEvent>((error) => logger.error('A change listener failed', error));
+  const promptCatalogue = cached(async () => {
+    const list = prompts ? await prompts.list() : [];
+    return { list, byName: byName(list) };
+  });
+  const resourceCatalogue = cached(async () => (resources ? resources.list() : []));
+  const templateCatalogue = cached(async () => (resources?.templates ? resources.templates() : []));
+
+  const stops: Array<() => void> = [];
+  if (prompts?.watch) {
+    stops.push(
+      prompts.watch(() => {
+        promptCatalogue.invalidate();
+        events.emit({ type: 'promptsListChanged' });
+      }),
+    );
+  }
+  if (resources?.watch) {
+    stops.push(
+      resources.watch((event) => {
+        if (event.type === 'listChanged') {
+          resourceCatalogue.invalidate();
+          templateCatalogue.invalidate();
+          events.emit({ type: 'resourcesListChanged' });
+        } else {
+          events.emit({ type: 'resourceUpdated', uri: event.uri });
+        }
+      }),
+    );
+  }
+
+  const features: Features = {
+    completions: Boolean(completions || prompts?.complete || resources?.complete),
+  };
+  if (prompts) features.prompts = { listChanged: Boolean(prompts.watch) };
+  if (resources) features.resources = { subscribe: Boolean(resources.watch), listChanged: Boolean(resources.watch) };
+
+  function needPrompts(method: string): PromptProvider {
+    if (!prompts) throw new MethodNotFoundError(method);
+    return prompts;
+  }
+  function needResources(method: string): ResourceProvider {
+    if (!resources) throw new MethodNotFoundError(method);
+    return resources;
+  }
+
+  async function findPrompt(name: string): Promise<Prompt> {
+    const prompt = (await promptCatalogue.get()).byName.get(name);
+    if (!prompt) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
+    return prompt;
+  }
+
+  async function completeRaw(
+    ref: CompletionRef,
+    argument: CompletionArgument,
+    context: CompletionContext,
+    ctx: RequestContext,
+  ): Promise<Completion> {
+    if (ref.type === 'prompt') {
+      const prompt = await findPrompt(ref.name);
+      if (!prompt.arguments?.some((a) => a.name === argument.name)) {
+        throw new InvalidParamsError(`Prompt "${ref.name}" has no argument "${argument.name}"`, { name: argument.name });
+      }
+      const answer = await completions?.complete(ref, argument, context, ctx);
+      if (answer) return answer;
+      return prompts?.complete ? prompts.complete(ref.name, argument, context, ctx) : { values: [] };
+    }
+    const templates = await templateCatalogue.get();
+    const known = templates.some((t) => t.uriTemplate === ref.uri) || (await resourceCatalogue.get()).some((r) => r.uri === ref.uri);
+    if (!known) throw new InvalidParamsError(`Unknown resource or template: ${ref.uri}`, { uri: ref.uri });
+    const answer = await completions?.complete(ref, argument, context, ctx);
+    if (answer) return answer;
+    if (resources?.complete && templates.some((t) => t.uriTemplate === ref.uri)) {
+      return resources.complete(ref.uri, argument, context, ctx);
+    }
+    return { values: [] };
+  }
+
+  return {
+    features,
+    async listPrompts(cursor) {
+      needPrompts('prompts/list');
+      return paginate((await promptCatalogue.get()).list, cursor, pageSize);
+    },
+    async prompts() {
+      return prompts ? (await promptCatalogue.get()).list : [];
+    },
+    async getPrompt(name, args, ctx) {
+      const provider = needPrompts('prompts/get');
+      const prompt = await findPrompt(name);
+      for (const argument of prompt.arguments ?? []) {
+        if (argument.required && args[argument.name] === undefined) {
+          throw new InvalidParamsError(`Missing required argument "${argument.name}" for prompt "${name}"`, {
+            name,
+            argument: argument.name,
+          });
+        }
+      }
+      return provider.get(name, args, ctx);
+    },
+    async complete(ref, argument, context, ctx) {
+      if (!features.completions) throw new MethodNotFoundError('completion/complete');
+      const raw = await completeRaw(ref, argument, context, ctx);
+      // MCP server/utilities/completion: at most 100 values per response.
+      if (raw.values.length <= MAX_COMPLETION_VALUES) return raw;
+      return {
+        values: raw.values.slice(0, MAX_COMPLETION_VALUES),
+        total: raw.total ?? raw.values.length,
+        hasMore: true,
+      };
+    },
+    async listResources(cursor) {
+      needResources('resources/list');
+      return paginate(await resourceCatalogue.get(), cursor, pageSize);
+    },
+    async listResourceTemplates(cursor) {
+      needResources('resources/templates/list');
+      return paginate(await templateCatalogue.get(), cursor, pageSize);
+    },
+    async readResource(uri, ctx) {
+      return needResources('resources/read').read(uri, ctx);
+    },
+    watch: (listener) => events.watch(listener),
+    close() {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Neutral errors a provider throws. They carry no wire code: the revision
+ * adapter picks it, because the code differs between revisions (a missing
+ * resource is -32002 in 2025-06-18 and 2025-11-25 but -32602 in 2026-07-28).
+ */
+
+/** Thrown when a resource URI names nothing this server serves. */
+export class ResourceNotFoundError extends Error {
+  override name = 'ResourceNotFoundError';
+  readonly uri: string;
+
+  constructor(uri: string, message = `Resource not found: ${uri}`) {
+    super(message);
+    this.uri = uri;
+  }
+}
+
+/** True for a {@link ResourceNotFoundError}, also one from another copy of this module. */
+export function isResourceNotFoundError(value: unknown): value is ResourceNotFoundError {
+  return (
+    value instanceof ResourceNotFoundError ||
+    (value instanceof Error && value.name === 'ResourceNotFoundError' && typeof (value as { uri?: unknown }).uri === 'string')
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * Prompts: the provider interface the server reads, and the helpers that make
+ * the common case one call (`definePrompt`, `staticPrompts`, `livePrompts`).
+ */
+import { InvalidParamsError } from '../jsonrpc/errors.js';
+import { createEmitter } from './changes.js';
+import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
+import type { Awaitable, RequestContext } from './context.js';
+import type { Completion, CompletionArgument, CompletionContext, Icon, Meta, Prompt, PromptArgument, PromptMessage, PromptResult } from './model.js';
+
+/**
+ * A source of prompts. The server calls `list()` to build its catalogue and
+ * keeps that catalogue until `watch` reports a change, so `list()` should
+ * return the whole current set, not a per-request view.
+ *
+ * The server validates every `prompts/get` against the catalogue first (the
+ * prompt exists, required arguments are present), so `get` only runs for a
+ * listed prompt with its required arguments.
+ */
+export interface PromptProvider {
+  list(): Awaitable<readonly Prompt[]>;
+  get(name: string, args: Record<string, string>, ctx: RequestContext): Awaitable<PromptResult>;
+  /** Suggests values for one argument of a listed prompt. */
+  complete?(name: string, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Awaitable<Completion>;
+  /** Present when the set can change; the server then advertises `listChanged`. */
+  watch?(listener: () => void): () => void;
+}
+
+/** A prompt argument as declared, with an optional completion source. */
+export interface PromptArgumentDefinition<N extends string = string> extends PromptArgument {
+  name: N;
+  /** Values to suggest: a fixed list (ranked prefix, substring, then fuzzy) or a function. */
+  complete?: CompletionSource;
+}
+
+/** The argument values `get` receives: required ones are strings, others may be missing. */
+export type PromptArgs<A extends readonly PromptArgumentDefinition[]> = {
+  [K in A[number] as K['name']]: K extends { required: true } ? string : string | undefined;
+};
+
+/** What `get` may return: a full result, a list of messages, or one user text. */
+export type PromptOutput = PromptResult | PromptMessage[] | string;
+
+/** The input of {@link definePrompt}. */
+export interface PromptDefinitionInput<A extends readonly PromptArgumentDefinition[]> {
+  name: string;
+  title?: string;
+  description?: string;
+  icons?: Icon[];
+  _meta?: Meta;
+  arguments?: A;
+  get(args: PromptArgs<A>, ctx: RequestContext): Awaitable<PromptOutput>;
+}
+
+/** A defined prompt: its listing entry, how to get it, how to complete its arguments. */
+export interface PromptDefinition {
+  readonly prompt: Prompt;
+  get(args: Record<string, string>, ctx: RequestContext): Promise<PromptResult>;
+  complete(argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
+}
+
+function toResult(output: PromptOutput): PromptResult {
+  if (typeof output === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: output } }] };
+  if (Array.isArray(output)) return { messages: output };
+  return output as PromptResult;
+}
+
+/**
+ * Declares one prompt. Argument names are checked for duplicates here, so a
+ * mistake fails at start-up rather than on the first request.
+ *
+ * @example
+ * const review = definePrompt({
+ *   name: 'code_review',
+ *   description: 'Review code in a given language.',
+ *   arguments: [{ name: 'language', required: true, complete: ['go', 'python', 'typescript'] }] as const,
+ *   get: ({ language }) => `Review this ${language} code for bugs and style.`,
+ * });
+ */
+export function definePrompt<const A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[]>(input: PromptDefinitionInput<A>): PromptDefinition {
+  const prompt: Prompt = { name: input.name };
+  if (input.title !== undefined) prompt.title = input.title;
+  if (input.description !== undefined) prompt.description = input.description;
+  if (input.icons !== undefined) prompt.icons = input.icons;
+  if (input._meta !== undefined) prompt._meta = input._meta;
+
+  const completers = new Map<string, ResolvedCompleter>();
+  if (input.arguments && input.arguments.length > 0) {
+    prompt.arguments = input.arguments.map((definition) => {
+      const argument: PromptArgument = { name: definition.name };
+      if (definition.title !== undefined) argument.title = definition.title;
+      if (definition.description !== undefined) argument.description = definition.description;
+      if (definition.required !== undefined) argument.required = definition.required;
+      if (definition.complete !== undefined) completers.set(definition.name, resolveCompleter(definition.complete));
+      return argument;
+    });
+    const seen = new Set<string>();
+    for (const { name } of prompt.arguments) {
+      if (seen.has(name)) throw new TypeError(`Prompt "${input.name}" declares the argument "${name}" twice`);
+      seen.add(name);
+    }
+  }
+
+  return {
+    prompt,
+    async get(args, ctx) {
+      return toResult(await input.get(args as PromptArgs<A>, ctx));
+    },
+    async complete(argument, context, ctx) {
+      const completer = completers.get(argument.name);
+      return completer ? completer(argument.value, context, ctx) : { values: [] };
+    },
+  };
+}
+
+function indexByName(definitions: readonly PromptDefinition[]): Map<string, PromptDefinition> {
+  const byName = new Map<string, PromptDefinition>();
+  for (const definition of definitions) {
+    if (byName.has(definition.prompt.name)) throw new TypeError(`Duplicate prompt name "${definition.prompt.name}"`);
+    byName.set(definition.prompt.name, definition);
+  }
+  return byName;
+}
+
+function providerOver(current: () => { list: readonly Prompt[]; byName: Map<string, PromptDefinition> }): PromptProvider {
+  function find(name: string): PromptDefinition {
+    const definition = current().byName.get(name);
+    if (!definition) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
+    return definition;
+  }
+  return {
+    list: () => current().list,
+    get: (name, args, ctx) => find(name).get(args, ctx),
+    complete: (name, argument, context, ctx) => find(name).complete(argument, context, ctx),
+  };
+}
+
+/** A fixed set of prompts. Throws on a duplicate name. */
+export function staticPrompts(definitions: readonly PromptDefinition[]): PromptProvider {
+  const state = { list: definitions.map((d) => d.prompt), byName: indexByName(definitions) };
+  return providerOver(() => state);
+}
+
+/** A prompt set that can be replaced while serving; clients are told of each change. */
+export interface LivePrompts extends PromptProvider {
+  watch(listener: () => void): () => void;
+  /** Replaces the whole set atomically and notifies watchers. Throws on a duplicate name. */
+  set(definitions: readonly PromptDefinition[]): void;
+}
+
+/** Creates a {@link LivePrompts} starting with `definitions`. */
+export function livePrompts(definitions: readonly PromptDefinition[] = []): LivePrompts {
+  let state = { list: definitions.map((d) => d.prompt), byName: indexByName(definitions) };
+  const changes = createEmitter<void>();
+  return {
+    ...providerOver(() => state),
+    watch: (listener) => changes.watch(listener),
+    set(next) {
+      state = { list: next.map((d) => d.prompt), byName: indexByName(next) };
+      changes.emit();
+    },
+  };
+}

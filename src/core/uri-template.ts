@@ -1,0 +1,72 @@
+/**
+ * The part of RFC 6570 URI templates that resource templates need: simple
+ * string expansion `{var}` (one path segment; reserved characters are
+ * percent-encoded) and reserved expansion `{+var}` (may span `/`). Templates
+ * with other operators are rejected when they are defined, not when matched.
+ */
+
+/** A parsed URI template. */
+export interface UriTemplate {
+  readonly template: string;
+  /** Variable names in order of appearance. */
+  readonly variables: readonly string[];
+  /** The variables of `uri` when it matches, otherwise undefined. */
+  match(uri: string): Record<string, string> | undefined;
+  /** Builds a URI from variable values. */
+  expand(values: Record<string, string>): string;
+}
+
+const EXPRESSION = /\{([+]?)([A-Za-z0-9_]+)\}/g;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Parses `template`; throws a TypeError naming what is unsupported. */
+export function parseUriTemplate(template: string): UriTemplate {
+  const leftover = template.replace(EXPRESSION, '');
+  if (leftover.includes('{') || leftover.includes('}')) {
+    throw new TypeError(`Unsupported URI template "${template}": only {name} and {+name} expressions are supported`);
+  }
+  const variables: string[] = [];
+  const reserved: boolean[] = [];
+  let pattern = '^';
+  let last = 0;
+  for (const match of template.matchAll(EXPRESSION)) {
+    const [whole, operator, name] = match as unknown as [string, string, string];
+    if (variables.includes(name)) throw new TypeError(`URI template "${template}" repeats the variable "${name}"`);
+    pattern += escapeRegExp(template.slice(last, match.index));
+    // {var} stays within one path segment; {+var} may include "/".
+    pattern += operator === '+' ? '(.+?)' : '([^/?#]+)';
+    variables.push(name);
+    reserved.push(operator === '+');
+    last = match.index + whole.length;
+  }
+  pattern += `${escapeRegExp(template.slice(last))}$`;
+  const regex = new RegExp(pattern);
+
+  return {
+    template,
+    variables,
+    match(uri) {
+      const found = regex.exec(uri);
+      if (!found) return undefined;
+      const values: Record<string, string> = {};
+      for (let i = 0; i < variables.length; i++) {
+        const raw = found[i + 1] as string;
+        try {
+          values[variables[i] as string] = decodeURIComponent(raw);
+        } catch {
+          return undefined;
+        }
+      }
+      return values;
+    },
+    expand(values) {
+      return template.replace(EXPRESSION, (_whole, operator: string, name: string) => {
+        const value = values[name] ?? '';
+        return operator === '+' ? encodeURI(value) : encodeURIComponent(value);
+      });
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * JSON-RPC 2.0 message shapes, a classifier for parsed input, and response
+ * builders. Nothing here knows about MCP.
+ */
+import { ErrorCode } from './errors.js';
+
+/** A request id: JSON-RPC allows strings and numbers (MCP forbids null). */
+export type RequestId = string | number;
+
+/** A request: it carries an id and expects one response. */
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A notification: no id, no response. */
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** The error member of an error response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A successful response. */
+export interface JsonRpcResult {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: Record<string, unknown>;
+}
+
+/**
+ * An error response. `id` is null when the request's id could not be read
+ * (JSON-RPC 2.0 §5: "If there was an error in detecting the id ... it MUST be
+ * Null").
+ */
+export interface JsonRpcError {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: JsonRpcErrorObject;
+}
+
+/** Any message this side may write. */
+export type JsonRpcResponse = JsonRpcResult | JsonRpcError;
+export type JsonRpcOutgoing = JsonRpcResponse | JsonRpcNotification;
+
+/** What a parsed JSON value turned out to be. */
+export type Classified =
+  | { kind: 'request'; message: JsonRpcRequest }
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'response'; id: RequestId | null }
+  | { kind: 'invalid'; id: RequestId | null; reason: string };
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Sorts one parsed JSON value into request, notification, response or invalid.
+ * Arrays are invalid: batching was removed in MCP 2025-06-18 (changelog item 1)
+ * and none of the served revisions accepts one.
+ */
+export function classify(value: unknown): Classified {
+  if (Array.isArray(value)) {
+    return { kind: 'invalid', id: null, reason: 'Batch requests are not supported' };
+  }
+  if (!isPlainObject(value)) {
+    return { kind: 'invalid', id: null, reason: 'A JSON-RPC message must be an object' };
+  }
+  const id = 'id' in value && isRequestId(value.id) ? value.id : null;
+  if (value.jsonrpc !== '2.0') {
+    return { kind: 'invalid', id, reason: 'The jsonrpc member must be "2.0"' };
+  }
+  if (!('method' in value)) {
+    if ('result' in value || 'error' in value) return { kind: 'response', id };
+    return { kind: 'invalid', id, reason: 'A message needs a method, a result or an error' };
+  }
+  if (typeof value.method !== 'string') {
+    return { kind: 'invalid', id, reason: 'The method member must be a string' };
+  }
+  if ('params' in value && value.params !== undefined && !isPlainObject(value.params)) {
+    return { kind: 'invalid', id, reason: 'The params member must be an object' };
+  }
+  const params = value.params as Record<string, unknown> | undefined;
+  if (!('id' in value)) {
+    const message: JsonRpcNotification = { jsonrpc: '2.0', method: value.method };
+    if (params !== undefined) message.params = params;
+    return { kind: 'notification', message };
+  }
+  if (id === null) {
+    // MCP: "the ID MUST NOT be null" and must be a string or integer.
+    return { kind: 'invalid', id: null, reason: 'The id must be a string or a number' };
+  }
+  const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: value.method };
+  if (params !== undefined) message.params = params;
+  return { kind: 'request', message };
+}
+
+/** Builds a success response. */
+export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResult {
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** Builds an error response; `data` is left out when undefined. */
+export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcError {
+  const error: JsonRpcErrorObject = { code, message };
+  if (data !== undefined) error.data = data;
+  return { jsonrpc: '2.0', id, error };
+}
+
+/** The reply to text that is not JSON at all. */
+export function parseErrorResponse(): JsonRpcError {
+  return errorResponse(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON');
+}
+
+/** Parses one message's text; undefined on malformed JSON. */
+export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}

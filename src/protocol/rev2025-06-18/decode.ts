@@ -1,0 +1,72 @@
+/**
+ * Param decoders shared by every revision: each checks one field's type and
+ * throws -32602 naming the field, so a malformed request never reaches a
+ * provider.
+ */
+import type { CompletionArgument, CompletionContext, CompletionRef } from '../../core/model.js';
+import { InvalidParamsError } from '../../jsonrpc/errors.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A required string field. */
+export function requireString(params: Record<string, unknown>, field: string): string {
+  const value = params[field];
+  if (typeof value !== 'string') throw new InvalidParamsError(`"${field}" must be a string`, { field });
+  return value;
+}
+
+/** An optional string field. */
+export function optionalString(params: Record<string, unknown>, field: string): string | undefined {
+  const value = params[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new InvalidParamsError(`"${field}" must be a string`, { field });
+  return value;
+}
+
+/** An optional object field. */
+export function optionalObject(params: Record<string, unknown>, field: string): Record<string, unknown> | undefined {
+  const value = params[field];
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw new InvalidParamsError(`"${field}" must be an object`, { field });
+  return value;
+}
+
+/**
+ * A map of string values, such as prompt arguments. Every revision types
+ * argument values as strings (`{ [key: string]: string }`).
+ */
+export function stringMap(value: unknown, field: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new InvalidParamsError(`"${field}" must be an object of strings`, { field });
+  const out: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (typeof entry !== 'string') throw new InvalidParamsError(`"${field}.${key}" must be a string`, { field: `${field}.${key}` });
+    out[key] = entry;
+  }
+  return out;
+}
+
+/** The `ref`, `argument` and `context` of a completion/complete request. */
+export function decodeCompletion(params: Record<string, unknown>): {
+  ref: CompletionRef;
+  argument: CompletionArgument;
+  context: CompletionContext;
+} {
+  const ref = params.ref;
+  if (!isObject(ref)) throw new InvalidParamsError('"ref" must be an object', { field: 'ref' });
+  let decodedRef: CompletionRef;
+  if (ref.type === 'ref/prompt') decodedRef = { type: 'prompt', name: requireString(ref, 'name') };
+  else if (ref.type === 'ref/resource') decodedRef = { type: 'resource', uri: requireString(ref, 'uri') };
+  else throw new InvalidParamsError('"ref.type" must be "ref/prompt" or "ref/resource"', { field: 'ref.type' });
+
+  const argument = params.argument;
+  if (!isObject(argument)) throw new InvalidParamsError('"argument" must be an object', { field: 'argument' });
+  const context = optionalObject(params, 'context');
+  return {
+    ref: decodedRef,
+    argument: { name: requireString(argument, 'name'), value: requireString(argument, 'value') },
+    context: { arguments: stringMap(context?.arguments, 'context.arguments') },
+  };
+}

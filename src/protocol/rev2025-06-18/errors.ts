@@ -1,0 +1,29 @@
+/**
+ * Error encoding for the legacy revisions. Client mistakes keep their code;
+ * a missing resource is -32002 with `data.uri` (2025-06-18 and 2025-11-25
+ * server/resources §Error Handling); anything else becomes a generic -32603
+ * whose details go to the logger, never to the client.
+ */
+import type { Logger } from '../../core/context.js';
+import { isResourceNotFoundError } from '../../core/errors.js';
+import { ErrorCode, isProtocolError } from '../../jsonrpc/errors.js';
+import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
+
+/** Encodes a thrown value with the given code for a missing resource. */
+export function encodeErrorWith(resourceNotFoundCode: number) {
+  return (error: unknown, logger: Logger): JsonRpcErrorObject => {
+    if (isProtocolError(error)) {
+      const wire: JsonRpcErrorObject = { code: error.code, message: error.message };
+      if (error.data !== undefined) wire.data = error.data;
+      return wire;
+    }
+    if (isResourceNotFoundError(error)) {
+      return { code: resourceNotFoundCode, message: error.message, data: { uri: error.uri } };
+    }
+    logger.error('A request failed inside the server', error);
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  };
+}
+
+/** The 2025-06-18 encoder: -32002 for a missing resource. */
+export const encodeError = encodeErrorWith(ErrorCode.ResourceNotFound);

@@ -1,0 +1,34 @@
+/**
+ * MCP revision 2025-06-18: the initialize handshake, no icons, -32002 for a
+ * missing resource.
+ */
+import type { Revision } from '../revision.js';
+import { SHAPE_2025_06_18 } from './encode.js';
+import { encodeError } from './errors.js';
+import { legacyEvent, legacyHandlers } from './registry.js';
+
+export const VERSION = '2025-06-18';
+
+export const revision: Revision = {
+  version: VERSION,
+  era: 'legacy',
+  methods: legacyHandlers(SHAPE_2025_06_18),
+  encodeError,
+  encodeEvent: legacyEvent,
+};
+
+// What later revisions build on.
+export { decodeCompletion, optionalObject, optionalString, requireString, stringMap } from './decode.js';
+export {
+  encodeCapabilities,
+  encodeContent,
+  encodeContents,
+  encodeImplementation,
+  encodePrompt,
+  encodePromptResult,
+  encodeResource,
+  encodeTemplate,
+  type Shape,
+} from './encode.js';
+export { encodeError, encodeErrorWith } from './errors.js';
+export { legacyEvent, legacyHandlers, sharedHandlers } from './registry.js';

@@ -1,0 +1,131 @@
+/**
+ * The 2025-06-18 method registry, built from a {@link Shape} so that
+ * 2025-11-25 can reuse it with icons switched on.
+ */
+import type { EngineEvent } from '../../core/engine.js';
+import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
+import type { MethodHandler } from '../revision.js';
+import { MethodNotFoundError } from '../../jsonrpc/errors.js';
+import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
+import {
+  encodeCapabilities,
+  encodeContents,
+  encodeImplementation,
+  encodePrompt,
+  encodePromptResult,
+  encodeResource,
+  encodeTemplate,
+  type Shape,
+} from './encode.js';
+
+type Wire = Record<string, unknown>;
+
+function page<T>(key: string, items: T[], nextCursor: string | undefined, encode: (item: T) => Wire): Wire {
+  const result: Wire = { [key]: items.map(encode) };
+  if (nextCursor !== undefined) result.nextCursor = nextCursor;
+  return result;
+}
+
+/**
+ * Handlers for the methods every revision serves in the same way, returning
+ * bare results; 2026-07-28 wraps these with `resultType` and cache hints.
+ */
+export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
+  return new Map<string, MethodHandler>([
+    [
+      'prompts/list',
+      async (params, { engine }) => {
+        const { items, nextCursor } = await engine.listPrompts(optionalString(params, 'cursor'));
+        return page('prompts', items, nextCursor, (p) => encodePrompt(p, shape));
+      },
+    ],
+    [
+      'prompts/get',
+      async (params, ctx) => {
+        const name = requireString(params, 'name');
+        const args = stringMap(params.arguments, 'arguments');
+        return encodePromptResult(await ctx.engine.getPrompt(name, args, ctx), shape);
+      },
+    ],
+    [
+      'completion/complete',
+      async (params, ctx) => {
+        const { ref, argument, context } = decodeCompletion(params);
+        const completion = await ctx.engine.complete(ref, argument, context, ctx);
+        const wire: Wire = { values: completion.values };
+        if (completion.total !== undefined) wire.total = completion.total;
+        if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;
+        return { completion: wire };
+      },
+    ],
+    [
+      'resources/list',
+      async (params, { engine }) => {
+        const { items, nextCursor } = await engine.listResources(optionalString(params, 'cursor'));
+        return page('resources', items, nextCursor, (r) => encodeResource(r, shape));
+      },
+    ],
+    [
+      'resources/templates/list',
+      async (params, { engine }) => {
+        const { items, nextCursor } = await engine.listResourceTemplates(optionalString(params, 'cursor'));
+        return page('resourceTemplates', items, nextCursor, (t) => encodeTemplate(t, shape));
+      },
+    ],
+    [
+      'resources/read',
+      async (params, ctx) => {
+        const result = await ctx.engine.readResource(requireString(params, 'uri'), ctx);
+        const wire: Wire = { contents: result.contents.map(encodeContents) };
+        if (result._meta) wire._meta = result._meta;
+        return wire;
+      },
+    ],
+  ]);
+}
+
+/** The initialize-era registry: shared handlers plus the handshake, ping and subscriptions. */
+export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
+  const handlers = sharedHandlers(shape);
+  handlers.set('initialize', async (_params, { engine, server, session }) => {
+    const result: Wire = {
+      protocolVersion: session?.version,
+      capabilities: encodeCapabilities(engine.features, server, false),
+      serverInfo: encodeImplementation(server.info, shape),
+    };
+    if (server.instructions !== undefined) result.instructions = server.instructions;
+    return result;
+  });
+  handlers.set('ping', async () => ({}));
+  // resources/subscribe exists only when the server declared `subscribe`
+  // (2025-06-18 server/resources §Subscriptions); otherwise -32601.
+  handlers.set('resources/subscribe', async (params, { engine, session }) => {
+    if (!engine.features.resources?.subscribe) throw new MethodNotFoundError('resources/subscribe');
+    session?.subscriptions.add(requireString(params, 'uri'));
+    return {};
+  });
+  handlers.set('resources/unsubscribe', async (params, { engine, session }) => {
+    if (!engine.features.resources?.subscribe) throw new MethodNotFoundError('resources/unsubscribe');
+    session?.subscriptions.delete(requireString(params, 'uri'));
+    return {};
+  });
+  // logging is not declared, so logging/setLevel falls through to -32601
+  // like any other method this server does not serve.
+  return handlers;
+}
+
+/**
+ * The notification a legacy session gets for an engine event. Resource
+ * updates are filtered per session by the caller, which knows the
+ * subscriptions.
+ */
+export function legacyEvent(event: EngineEvent): JsonRpcNotification {
+  switch (event.type) {
+    case 'promptsListChanged':
+      return { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' };
+    case 'resourcesListChanged':
+      return { jsonrpc: '2.0', method: 'notifications/resources/list_changed' };
+    case 'resourceUpdated':
+      return { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } };
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * MCP revision 2025-11-25: 2025-06-18 plus icons on prompts, resources,
+ * templates, resource links and the implementation, and `description` /
+ * `websiteUrl` on the implementation (2025-11-25 changelog).
+ */
+import { encodeError, legacyEvent, legacyHandlers, type Shape } from '../rev2025-06-18/index.js';
+import type { Revision } from '../revision.js';
+
+export const VERSION = '2025-11-25';
+
+/** The 2025-11-25 shape, which 2026-07-28 keeps. */
+export const SHAPE_2025_11_25: Shape = { icons: true, implementationDetails: true };
+
+export const revision: Revision = {
+  version: VERSION,
+  era: 'legacy',
+  methods: legacyHandlers(SHAPE_2025_11_25),
+  encodeError,
+  encodeEvent: legacyEvent,
+};
+
+// What 2026-07-28 builds on, passed through so it imports only this revision.
+export {
+  encodeCapabilities,
+  encodeErrorWith,
+  encodeImplementation,
+  optionalObject,
+  sharedHandlers,
+  type Shape,
+} from '../rev2025-06-18/index.js';

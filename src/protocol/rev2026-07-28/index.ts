@@ -1,0 +1,86 @@
+/**
+ * MCP revision 2026-07-28: stateless. No handshake; every request carries the
+ * `_meta` envelope; `server/discover` replaces initialize; every result has
+ * `resultType`; cacheable results carry `ttlMs` and `cacheScope`; change
+ * notifications flow only on `subscriptions/listen`; a missing resource is
+ * -32602. `initialize`, `ping`, `logging/setLevel`, `resources/subscribe` and
+ * `resources/unsubscribe` were removed (2026-07-28 changelog), so they are
+ * absent from this registry and answer -32601.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
+import {
+  encodeCapabilities,
+  encodeErrorWith,
+  encodeImplementation,
+  SHAPE_2025_11_25,
+  sharedHandlers,
+} from '../rev2025-11-25/index.js';
+import type { MethodHandler, Revision } from '../revision.js';
+import { listen } from './listen.js';
+import { META_KEYS } from './meta.js';
+
+export const VERSION = '2026-07-28';
+
+/** Results that must carry cache hints (2026-07-28 server/utilities/caching). */
+const CACHEABLE = new Set(['server/discover', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+
+/**
+ * Adds `resultType`, the server's identity in `_meta` (basic/index §_meta:
+ * SHOULD be on every result) and, for cacheable methods, the cache hints.
+ */
+function modern(method: string, handler: MethodHandler): MethodHandler {
+  return async (params, ctx) => {
+    const result = await handler(params, ctx);
+    const meta = { ...(result._meta as Record<string, unknown> | undefined) };
+    meta[META_KEYS.serverInfo] = encodeImplementation(ctx.server.info, SHAPE_2025_11_25);
+    const wire: Record<string, unknown> = { ...result, resultType: 'complete', _meta: meta };
+    if (CACHEABLE.has(method)) {
+      wire.ttlMs = ctx.server.cache.ttlMs;
+      wire.cacheScope = ctx.server.cache.cacheScope;
+    }
+    return wire;
+  };
+}
+
+const discover: MethodHandler = async (_params, { engine, server }) => {
+  const result: Record<string, unknown> = {
+    supportedVersions: server.supportedVersions,
+    capabilities: encodeCapabilities(engine.features, server, true),
+  };
+  if (server.instructions !== undefined) result.instructions = server.instructions;
+  return result;
+};
+
+const handlers = new Map<string, MethodHandler>();
+for (const [method, handler] of sharedHandlers(SHAPE_2025_11_25)) handlers.set(method, modern(method, handler));
+handlers.set('server/discover', modern('server/discover', discover));
+handlers.set('subscriptions/listen', modern('subscriptions/listen', listen));
+
+const legacyEncode = encodeErrorWith(ErrorCode.InvalidParams);
+
+/**
+ * A missing resource is -32602 with `data.uri` (server/resources §Error
+ * Handling). 2026-07-28 basic/index §Error Codes forbids -32002 and any
+ * undefined code in -32020..-32099, so such codes from a provider are mapped.
+ */
+function encodeError(error: unknown, logger: Parameters<Revision['encodeError']>[1]): JsonRpcErrorObject {
+  const wire = legacyEncode(error, logger);
+  if (wire.code === ErrorCode.ResourceNotFound) return { ...wire, code: ErrorCode.InvalidParams };
+  const defined: number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
+  if (wire.code <= -32020 && wire.code >= -32099 && !defined.includes(wire.code)) {
+    logger.error(`A provider used the reserved error code ${wire.code}`, error);
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+  return wire;
+}
+
+export const revision: Revision = {
+  version: VERSION,
+  era: 'modern',
+  methods: handlers,
+  encodeError,
+  encodeEvent: () => undefined,
+};
+
+export { META_KEYS, readRequestMeta, type RequestMeta } from './meta.js';

@@ -1,0 +1,67 @@
+/**
+ * The contract every revision adapter fulfils. A revision is a registry of
+ * method handlers plus the encoders for what the server sends unprompted; a
+ * method missing from a revision's registry is answered with -32601 there.
+ * Differences between revisions live in their folders, never as version
+ * checks in the core.
+ */
+import type { Logger, RequestContext } from '../core/context.js';
+import type { Engine, EngineEvent } from '../core/engine.js';
+import type { ServerInfo } from '../core/model.js';
+import type { JsonRpcErrorObject, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
+
+/** Cache hints for cacheable results (2026-07-28 server/utilities/caching). */
+export interface CachePolicy {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
+
+/** What a revision needs to know about the server beyond its engine. */
+export interface ServerDescription {
+  info: ServerInfo;
+  instructions?: string;
+  cache: CachePolicy;
+  /** Every protocol version the server speaks, for `server/discover`. */
+  supportedVersions: readonly string[];
+  /** Extension settings to declare under `capabilities.extensions`, by id. */
+  extensions?: Record<string, Record<string, unknown>>;
+}
+
+/** State of one legacy (initialize-based) session. */
+export interface LegacySession {
+  readonly version: string;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly clientInfo: Record<string, unknown> | undefined;
+  initialized: boolean;
+  /** Resource URIs subscribed with resources/subscribe. */
+  readonly subscriptions: Set<string>;
+}
+
+/** Everything a method handler may use. */
+export interface MethodContext extends RequestContext {
+  engine: Engine;
+  server: ServerDescription;
+  id: RequestId;
+  logger: Logger;
+  /** The legacy session the request belongs to, if any. */
+  session?: LegacySession;
+  /** Aborted when the server shuts down: long-lived requests end gracefully on it. */
+  closing: AbortSignal;
+  /** Writes a notification on the connection the request came from. */
+  notify(notification: JsonRpcNotification): void;
+}
+
+/** Handles one method's params and returns its wire result. */
+export type MethodHandler = (params: Record<string, unknown>, ctx: MethodContext) => Promise<Record<string, unknown>>;
+
+/** One MCP revision, as the server layer sees it. */
+export interface Revision {
+  readonly version: string;
+  /** `legacy` revisions start with initialize; `modern` ones carry `_meta` on every request. */
+  readonly era: 'legacy' | 'modern';
+  readonly methods: ReadonlyMap<string, MethodHandler>;
+  /** Maps anything thrown by a handler to the error object this revision sends. */
+  encodeError(error: unknown, logger: Logger): JsonRpcErrorObject;
+  /** The notification a legacy session receives for an engine event, if any. */
+  encodeEvent(event: EngineEvent): JsonRpcNotification | undefined;
+}

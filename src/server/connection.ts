@@ -1,0 +1,224 @@
+/**
+ * One peer's conversation with the server: a stdio process, a legacy HTTP
+ * session, or a single modern HTTP request. It sorts incoming messages by
+ * era, runs them through the right revision, tracks in-flight requests for
+ * cancellation, and forwards change events to a legacy session.
+ *
+ * Era routing follows 2026-07-28 basic/versioning §Backward Compatibility: a
+ * request carrying the per-request `_meta` is served statelessly under 2026
+ * rules; `initialize` starts a legacy session scoped to this connection; and
+ * both may happen on one connection.
+ */
+import type { Logger } from '../core/context.js';
+import type { Engine } from '../core/engine.js';
+import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
+import {
+  classify,
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcOutgoing,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+  resultResponse,
+} from '../jsonrpc/messages.js';
+import {
+  type LegacySession,
+  MODERN_VERSIONS,
+  modernRevision,
+  negotiateLegacy,
+  readRequestMeta,
+  type Revision,
+  type ServerDescription,
+} from '../protocol/index.js';
+
+/** Where a connection writes what it sends unprompted (notifications). */
+export interface Peer {
+  send(message: JsonRpcOutgoing): void;
+}
+
+/** Why a connection closes: the peer went away, or the server is shutting down. */
+export type CloseReason = 'disconnect' | 'shutdown';
+
+/** A peer's connection, as a transport drives it. */
+export interface Connection {
+  /**
+   * Handles one parsed JSON value. Resolves to the response to write, or
+   * undefined for notifications, responses and cancelled requests.
+   */
+  receive(message: unknown): Promise<JsonRpcResponse | undefined>;
+  /** The legacy session, once initialize has been answered. */
+  readonly session: LegacySession | undefined;
+  /**
+   * On `shutdown`, long-lived requests (listen) end with their normal result
+   * (2026-07-28 subscriptions: the server SHOULD answer the listen request when
+   * it ends the stream) and other in-flight requests finish. On `disconnect`
+   * every in-flight request is cancelled and nothing more is sent.
+   */
+  close(reason: CloseReason): void;
+}
+
+interface InFlight {
+  controller: AbortController;
+  cancelled: boolean;
+}
+
+/** Covers a legacy subscription to `subscribed`: the URI itself or a sub-resource of it. */
+function covers(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`);
+}
+
+function noSessionError(): ProtocolError {
+  return new ProtocolError(
+    ErrorCode.InvalidParams,
+    'No session: send "initialize" first (protocol 2025-06-18 or 2025-11-25), or give every request ' +
+      'params._meta with "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities" (2026-07-28)',
+  );
+}
+
+/** Creates a connection bound to an engine and a peer. */
+export function createConnection(engine: Engine, server: ServerDescription, peer: Peer, logger: Logger): Connection {
+  const inFlight = new Map<RequestId, InFlight>();
+  let session: (LegacySession & { revision: Revision }) | undefined;
+  let stopEvents: (() => void) | undefined;
+  let closed = false;
+  // Aborted on shutdown: long-lived requests (listen) end gracefully, others finish.
+  const shutdown = new AbortController();
+
+  function startSession(revision: Revision, params: Record<string, unknown>): LegacySession {
+    const capabilities = params.capabilities;
+    const info = params.clientInfo;
+    session = {
+      revision,
+      version: revision.version,
+      clientCapabilities: typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {},
+      clientInfo: typeof info === 'object' && info !== null ? (info as Record<string, unknown>) : undefined,
+      initialized: false,
+      subscriptions: new Set(),
+    };
+    const current = session;
+    stopEvents = engine.watch((event) => {
+      // Nothing but pings and logs before `initialized` (2025-06-18 lifecycle §Initialization).
+      if (closed || !current.initialized) return;
+      if (event.type === 'resourceUpdated' && ![...current.subscriptions].some((s) => covers(s, event.uri))) return;
+      const notification = current.revision.encodeEvent(event);
+      if (notification) peer.send(notification);
+    });
+    return session;
+  }
+
+  async function run(request: JsonRpcRequest, revision: Revision, legacy: LegacySession | undefined): Promise<JsonRpcResponse | undefined> {
+    const handler = revision.methods.get(request.method);
+    if (!handler) {
+      return errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method });
+    }
+    if (inFlight.has(request.id)) {
+      // 2026-07-28 basic/index: an id must not be reused while its request is pending.
+      return errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`);
+    }
+    const entry: InFlight = { controller: new AbortController(), cancelled: false };
+    inFlight.set(request.id, entry);
+    try {
+      const result = await handler(request.params ?? {}, {
+        engine,
+        server,
+        id: request.id,
+        logger,
+        signal: entry.controller.signal,
+        closing: shutdown.signal,
+        ...(legacy ? { session: legacy } : {}),
+        notify(notification: JsonRpcNotification) {
+          // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
+          if (!entry.cancelled && !closed) peer.send(notification);
+        },
+      });
+      return entry.cancelled ? undefined : resultResponse(request.id, result);
+    } catch (error) {
+      if (entry.cancelled) return undefined;
+      const wire = revision.encodeError(error, logger);
+      return errorResponse(request.id, wire.code, wire.message, wire.data);
+    } finally {
+      inFlight.delete(request.id);
+    }
+  }
+
+  async function handleRequest(request: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
+    const meta = readRequestMeta(request.params);
+    if (meta.kind === 'invalid') return errorResponse(request.id, ErrorCode.InvalidParams, meta.message);
+    if (meta.kind === 'modern') {
+      const revision = modernRevision(meta.version);
+      if (!revision) {
+        return errorResponse(request.id, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${meta.version}`, {
+          supported: [...MODERN_VERSIONS],
+          requested: meta.version,
+        });
+      }
+      return run(request, revision, undefined);
+    }
+    if (request.method === 'initialize') {
+      if (session) return errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized');
+      const params = request.params ?? {};
+      const started = startSession(negotiateLegacy(params.protocolVersion), params);
+      return run(request, session!.revision, started);
+    }
+    if (session) return run(request, session.revision, session);
+    // A ping may come before initialize (2025-06-18 lifecycle §Initialization).
+    if (request.method === 'ping') return resultResponse(request.id, {});
+    const error = noSessionError();
+    return errorResponse(request.id, error.code, error.message);
+  }
+
+  function handleNotification(notification: JsonRpcNotification): void {
+    const params = notification.params ?? {};
+    switch (notification.method) {
+      case 'notifications/initialized':
+        if (session) session.initialized = true;
+        return;
+      case 'notifications/cancelled': {
+        const id = params.requestId;
+        if (typeof id !== 'string' && typeof id !== 'number') return;
+        const entry = inFlight.get(id);
+        // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
+        if (!entry) return;
+        entry.cancelled = true;
+        entry.controller.abort(params.reason ?? 'cancelled');
+        return;
+      }
+      default:
+        logger.debug(`Ignored notification ${notification.method}`);
+    }
+  }
+
+  return {
+    get session() {
+      return session;
+    },
+    async receive(message) {
+      const classified = classify(message);
+      switch (classified.kind) {
+        case 'invalid':
+          return errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`);
+        case 'response':
+          // This server sends no requests, so there is nothing to match a response to.
+          logger.debug('Ignored a response message');
+          return undefined;
+        case 'notification':
+          handleNotification(classified.message);
+          return undefined;
+        case 'request':
+          return handleRequest(classified.message);
+      }
+    },
+    close(reason) {
+      shutdown.abort(reason);
+      if (reason === 'shutdown') return;
+      closed = true;
+      for (const entry of inFlight.values()) {
+        entry.cancelled = true;
+        entry.controller.abort(reason);
+      }
+      stopEvents?.();
+      stopEvents = undefined;
+    },
+  };
+}

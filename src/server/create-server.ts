@@ -1,0 +1,100 @@
+/**
+ * createServer(): joins the providers to the protocol engine. The result is
+ * transport-neutral: a transport calls `connect()` once per peer and feeds it
+ * parsed JSON values.
+ */
+import { type Logger, silentLogger } from '../core/context.js';
+import { type CompletionProvider, createEngine, type Engine } from '../core/engine.js';
+import type { Icon, Prompt, ServerInfo } from '../core/model.js';
+import type { PromptProvider } from '../core/prompts.js';
+import type { ResourceProvider } from '../core/resources.js';
+import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
+import { type Connection, createConnection, type Peer } from './connection.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  /** Programmatic name, sent as `serverInfo.name`. */
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Guidance for the model, sent on initialize and discover. */
+  instructions?: string;
+  prompts?: PromptProvider;
+  resources?: ResourceProvider;
+  completions?: CompletionProvider;
+  /** Items per page of every list method. Default 50. */
+  pageSize?: number;
+  /**
+   * Cache hints on cacheable 2026-07-28 results. Defaults: `ttlMs` 300000 for
+   * sets that cannot change, 10000 when a provider can change; `cacheScope`
+   * "public" (the catalogue is the same for every caller).
+   */
+  cache?: Partial<CachePolicy>;
+  /** Extension settings declared in `capabilities.extensions` (2026-07-28). */
+  extensions?: Record<string, Record<string, unknown>>;
+  logger?: Logger;
+}
+
+/** A server definition, ready to be served over any transport. */
+export interface Server {
+  readonly info: ServerInfo;
+  /** Opens a connection for one peer; the transport owns its lifetime. */
+  connect(peer: Peer): Connection;
+  /** The current prompt catalogue (also builds it, surfacing provider errors early). */
+  prompts(): Promise<readonly Prompt[]>;
+  /** The neutral engine behind the server, for tools such as the CLI. */
+  readonly engine: Engine;
+  /** Stops watching providers. Connections are closed by their transports. */
+  close(): void;
+}
+
+/**
+ * Creates a server from providers. Capabilities follow from what is given:
+ * prompts, resources and completions are declared only when served, and
+ * `listChanged` / `subscribe` only when a provider can change.
+ *
+ * @example
+ * const server = createServer({
+ *   name: 'my-prompts',
+ *   version: '1.0.0',
+ *   prompts: staticPrompts([review]),
+ * });
+ * await serveStdio(server);
+ */
+export function createServer(options: ServerOptions): Server {
+  const logger = options.logger ?? silentLogger;
+  const engine = createEngine({
+    ...(options.prompts ? { prompts: options.prompts } : {}),
+    ...(options.resources ? { resources: options.resources } : {}),
+    ...(options.completions ? { completions: options.completions } : {}),
+    ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    logger,
+  });
+
+  const info: ServerInfo = { name: options.name, version: options.version };
+  for (const key of ['title', 'description', 'websiteUrl', 'icons'] as const) {
+    if (options[key] !== undefined) (info as unknown as Record<string, unknown>)[key] = options[key];
+  }
+
+  const live = Boolean(engine.features.prompts?.listChanged || engine.features.resources?.listChanged);
+  const ttlMs = options.cache?.ttlMs ?? (live ? 10_000 : 300_000);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new TypeError('cache.ttlMs must be a non-negative integer');
+  const description: ServerDescription = {
+    info,
+    cache: { ttlMs, cacheScope: options.cache?.cacheScope ?? 'public' },
+    supportedVersions: SUPPORTED_VERSIONS,
+  };
+  if (options.instructions !== undefined) description.instructions = options.instructions;
+  if (options.extensions !== undefined) description.extensions = options.extensions;
+
+  return {
+    info,
+    engine,
+    connect: (peer) => createConnection(engine, description, peer, logger),
+    prompts: () => engine.prompts(),
+    close: () => engine.close(),
+  };
+}

@@ -1,0 +1,5 @@
+export type { CloseReason, Connection, Peer } from './connection.js';
+export { createServer } from './create-server.js';
+export type { Server, ServerOptions } from './create-server.js';
+export { silentLogger } from '../core/context.js';
+export type { Logger } from '../core/context.js';

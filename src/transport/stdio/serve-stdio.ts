@@ -1,0 +1,118 @@
+/**
+ * The stdio transport: newline-delimited JSON-RPC on stdin/stdout, nothing
+ * but protocol messages on stdout, logs left to the logger (stderr in the
+ * CLI). One process serves both eras: a legacy `initialize` session and
+ * modern per-request `_meta` requests (2026-07-28 transports/stdio).
+ */
+import type { Readable, Writable } from 'node:stream';
+import { type Logger, silentLogger } from '../../server/index.js';
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { errorResponse, type JsonRpcOutgoing, parseErrorResponse, parseJson } from '../../jsonrpc/messages.js';
+import type { Server } from '../../server/index.js';
+import { createLineReader } from './line-reader.js';
+
+export interface StdioOptions {
+  /** Defaults to process.stdin. */
+  input?: Readable;
+  /** Defaults to process.stdout. */
+  output?: Writable;
+  logger?: Logger;
+  /** Largest message accepted, in bytes. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** How long in-flight requests may finish after stdin ends or shutdown starts. Default 5000 ms. */
+  drainTimeoutMs?: number;
+}
+
+/** A running stdio server. */
+export interface StdioServer {
+  /** Resolves when the server has stopped (stdin ended or shutdown finished). */
+  readonly done: Promise<void>;
+  /** Ends listen requests with their result, lets in-flight requests finish, then stops. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Serves `server` over stdio until stdin ends.
+ *
+ * @example
+ * const running = serveStdio(createServer({ name: 'demo', version: '1.0.0', prompts }));
+ * await running.done;
+ */
+export function serveStdio(server: Server, options: StdioOptions = {}): StdioServer {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const logger = options.logger ?? silentLogger;
+  const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+  const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
+  const pending = new Set<Promise<void>>();
+  let writable = true;
+
+  function write(message: JsonRpcOutgoing): void {
+    if (!writable) return;
+    // JSON.stringify escapes control characters, so a message never holds a raw newline.
+    output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  output.on('error', (error) => {
+    writable = false;
+    logger.warn('stdout closed; no further messages will be written', error);
+  });
+
+  const connection = server.connect({ send: write });
+
+  function onLine(text: string): void {
+    const parsed = parseJson(text);
+    if (!parsed.ok) return write(parseErrorResponse());
+    const task = connection
+      .receive(parsed.value)
+      .then((response) => {
+        if (response) write(response);
+      })
+      .catch((error: unknown) => logger.error('Unexpected failure while handling a message', error));
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  }
+
+  const reader = createLineReader(maxBytes, {
+    line: onLine,
+    overflow: () => write(errorResponse(null, ErrorCode.InvalidRequest, `Message larger than ${maxBytes} bytes`)),
+  });
+
+  let stopping: Promise<void> | undefined;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => {
+    resolveDone = resolve;
+  });
+
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      input.off('data', onData);
+      connection.close('shutdown');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, drainTimeoutMs);
+        timer.unref();
+      });
+      await Promise.race([Promise.allSettled([...pending]), timeout]);
+      clearTimeout(timer);
+      connection.close('disconnect');
+      resolveDone();
+    })();
+    return stopping;
+  }
+
+  function onData(chunk: Buffer | string): void {
+    reader.push(chunk);
+  }
+  input.on('data', onData);
+  input.once('end', () => {
+    reader.end();
+    void stop();
+  });
+  input.once('error', (error) => {
+    logger.warn('stdin failed', error);
+    void stop();
+  });
+
+  return { done, shutdown: stop };
+}
