@@ -197,6 +197,8 @@ export function createEngine(options: EngineOptions): Engine {
           });
         }
       }
+      // A request cancelled while the catalogue was loading never reaches the provider.
+      ctx.signal.throwIfAborted();
       return provider.get(name, args, ctx);
     },
     async complete(ref, argument, context, ctx) {

@@ -1,0 +1,114 @@
+/**
+ * The layering of DESIGN.md, enforced: each layer imports only the layers
+ * below it, the core knows no revision and no Node built-in, and a revision
+ * folder imports only its declared base revision.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../_stdio-client.js';
+
+const SRC = join(ROOT, 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+interface Import {
+  file: string;
+  specifier: string;
+  /** Path of the target relative to src/, or the bare specifier for packages and built-ins. */
+  target: string;
+}
+
+function imports(): Import[] {
+  return files(SRC).flatMap((path) => {
+    const text = readFileSync(path, 'utf8');
+    const found = [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+    const file = relative(SRC, path);
+    return found.map((specifier) => ({
+      file,
+      specifier,
+      target: specifier.startsWith('.') ? relative(SRC, resolve(dirname(path), specifier)).replace(/\.js$/, '.ts') : specifier,
+    }));
+  });
+}
+
+const ALL = imports();
+
+/** Base revision each revision folder may import. */
+const BASE: Record<string, string | undefined> = {
+  'rev2025-06-18': undefined,
+  'rev2025-11-25': 'rev2025-06-18',
+  'rev2026-07-28': 'rev2025-11-25',
+};
+
+function allowed(file: string, target: string): boolean {
+  const [layer] = file.split('/');
+  if (!target.includes('/') && !target.endsWith('.ts')) {
+    // Packages and built-ins: node:* only below the core, never in it.
+    return target.startsWith('node:') ? !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string) : false;
+  }
+  if (target.startsWith('node:')) return !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string);
+  const [to] = target.split('/');
+  const sameFolder = dirname(file) === dirname(target);
+  switch (layer) {
+    case 'jsonrpc':
+      return to === 'jsonrpc';
+    case 'core':
+      return to === 'core' || to === 'jsonrpc';
+    case 'protocol': {
+      const folder = file.split('/')[1] as string;
+      if (!folder.startsWith('rev')) return ['core', 'jsonrpc', 'protocol'].includes(to as string);
+      if (to !== 'protocol') return to === 'core' || to === 'jsonrpc';
+      const targetFolder = target.split('/')[1] as string;
+      return targetFolder === folder || targetFolder === 'revision.ts' || targetFolder === BASE[folder];
+    }
+    case 'server':
+      return to === 'server' || to === 'core' || to === 'jsonrpc' || target === 'protocol/index.ts';
+    case 'transport':
+      return sameFolder || to === 'server' || to === 'jsonrpc' || target === 'protocol/index.ts' || target === 'server/index.ts';
+    case 'example':
+      return target === 'index.ts' || target === 'stdio.ts';
+    case 'cli':
+      return to === 'cli' || ['index.ts', 'stdio.ts', 'example/demo.ts'].includes(target);
+    default:
+      // Entry files (index.ts, stdio.ts) re-export the layers.
+      return true;
+  }
+}
+
+describe('layering', () => {
+  it('finds imports in every layer (sanity check of the scan)', () => {
+    const layers = new Set(ALL.map((i) => i.file.split('/')[0]));
+    for (const layer of ['core', 'protocol', 'server', 'transport', 'cli']) expect(layers).toContain(layer);
+  });
+
+  it('has no import that crosses the layering', () => {
+    const offenders = ALL.filter((i) => !allowed(i.file, i.target)).map((i) => `${i.file} -> ${i.specifier}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('flags a revision importing a revision other than its base', () => {
+    expect(allowed('protocol/rev2026-07-28/index.ts', 'protocol/rev2025-06-18/index.ts')).toBe(false);
+    expect(allowed('protocol/rev2025-06-18/index.ts', 'protocol/rev2025-11-25/index.ts')).toBe(false);
+    expect(allowed('core/engine.ts', 'protocol/index.ts')).toBe(false);
+    expect(allowed('core/engine.ts', 'node:fs')).toBe(false);
+    expect(allowed('transport/stdio/serve-stdio.ts', 'core/context.ts')).toBe(false);
+  });
+
+  it('keeps revision strings out of the code of the core, the server and the transports', () => {
+    const offenders = files(SRC)
+      .filter((path) => /\/(core|jsonrpc|server|transport)\//.test(path))
+      .filter((path) => {
+        const code = readFileSync(path, 'utf8')
+          .replace(/\/\*[\s\S]*?\*\//g, '')
+          .replace(/\/\/.*$/gm, '');
+        return /['"`]\d{4}-\d{2}-\d{2}/.test(code);
+      })
+      .map((path) => relative(SRC, path));
+    expect(offenders).toEqual([]);
+  });
+});

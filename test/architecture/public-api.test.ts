@@ -1,0 +1,43 @@
+/**
+ * Pins the names each published entry exports, so a change to the public API
+ * is a deliberate edit of this list.
+ */
+import { describe, expect, it } from 'vitest';
+
+describe('public API', () => {
+  it('exports these runtime names from skillport', async () => {
+    const entry = await import('../../src/index.js');
+    expect(Object.keys(entry).sort()).toEqual([
+      'ErrorCode',
+      'InvalidParamsError',
+      'LEGACY_VERSIONS',
+      'MAX_COMPLETION_VALUES',
+      'MODERN_VERSIONS',
+      'MethodNotFoundError',
+      'ProtocolError',
+      'ResourceNotFoundError',
+      'SUPPORTED_VERSIONS',
+      'combinePrompts',
+      'createCompletionIndex',
+      'createServer',
+      'definePrompt',
+      'defineResource',
+      'defineResourceTemplate',
+      'isProtocolError',
+      'isResourceNotFoundError',
+      'livePrompts',
+      'liveResources',
+      'parseUriTemplate',
+      'rankCompletions',
+      'silentLogger',
+      'staticPrompts',
+      'staticResources',
+      'toBase64',
+    ]);
+  });
+
+  it('exports serveStdio from skillport/stdio', async () => {
+    const entry = await import('../../src/stdio.js');
+    expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
+  });
+});

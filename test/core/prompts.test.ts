@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { combinePrompts } from '../../src/core/combine.js';
+import { silentLogger } from '../../src/core/context.js';
+import { definePrompt, livePrompts, staticPrompts } from '../../src/core/prompts.js';
+
+const ctx = { signal: new AbortController().signal, logger: silentLogger };
+
+describe('definePrompt', () => {
+  it('builds the listing entry with only the given fields', () => {
+    const prompt = definePrompt({
+      name: 'greet',
+      description: 'Greets.',
+      arguments: [{ name: 'who', required: true, complete: ['world'] }, { name: 'tone' }],
+      get: ({ who }) => `Hello ${who}`,
+    });
+    expect(prompt.prompt).toEqual({ name: 'greet', description: 'Greets.', arguments: [{ name: 'who', required: true }, { name: 'tone' }] });
+  });
+
+  it('turns a string, a message list or a full result into a result', async () => {
+    const text = definePrompt({ name: 'a', get: () => 'hi' });
+    expect(await text.get({}, ctx)).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
+    const list = definePrompt({ name: 'b', get: () => [{ role: 'assistant', content: { type: 'text', text: 'x' } }] });
+    expect(await list.get({}, ctx)).toEqual({ messages: [{ role: 'assistant', content: { type: 'text', text: 'x' } }] });
+    const full = definePrompt({ name: 'c', get: () => ({ description: 'd', messages: [] }) });
+    expect(await full.get({}, ctx)).toEqual({ description: 'd', messages: [] });
+  });
+
+  it('completes from a list, from a function with context, and returns nothing for plain arguments', async () => {
+    const prompt = definePrompt({
+      name: 'p',
+      arguments: [
+        { name: 'a', complete: ['one', 'two', 'three'] },
+        { name: 'b', complete: (value, context) => [`${context.arguments.a ?? '?'}-${value}`] },
+        { name: 'c' },
+      ],
+      get: () => '',
+    });
+    expect(await prompt.complete({ name: 'a', value: 't' }, { arguments: {} }, ctx)).toMatchObject({ values: ['two', 'three'] });
+    expect(await prompt.complete({ name: 'b', value: 'x' }, { arguments: { a: 'one' } }, ctx)).toEqual({ values: ['one-x'] });
+    expect(await prompt.complete({ name: 'c', value: '' }, { arguments: {} }, ctx)).toEqual({ values: [] });
+  });
+
+  it('rejects an argument declared twice', () => {
+    expect(() => definePrompt({ name: 'p', arguments: [{ name: 'x' }, { name: 'x' }], get: () => '' })).toThrow(/twice/);
+  });
+});
+
+describe('staticPrompts and livePrompts', () => {
+  it('rejects duplicate names', () => {
+    const a = definePrompt({ name: 'same', get: () => '' });
+    expect(() => staticPrompts([a, a])).toThrow(/Duplicate prompt name "same"/);
+  });
+
+  it('replaces the set atomically and tells watchers', async () => {
+    const live = livePrompts([definePrompt({ name: 'one', get: () => '1' })]);
+    let changes = 0;
+    const stop = live.watch(() => changes++);
+    live.set([definePrompt({ name: 'two', get: () => '2' })]);
+    expect((await live.list()).map((p) => p.name)).toEqual(['two']);
+    stop();
+    live.set([]);
+    expect(changes).toBe(1);
+    await expect(async () => live.get('two', {}, ctx)).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe('combinePrompts', () => {
+  it('serves several providers as one and routes by name', async () => {
+    const combined = combinePrompts(
+      staticPrompts([definePrompt({ name: 'a', get: () => 'from a' })]),
+      staticPrompts([definePrompt({ name: 'b', arguments: [{ name: 'x', complete: ['xy'] }], get: () => 'from b' })]),
+    );
+    expect((await combined.list()).map((p) => p.name)).toEqual(['a', 'b']);
+    expect((await combined.get('b', {}, ctx)).messages[0]?.content).toEqual({ type: 'text', text: 'from b' });
+    expect(await combined.complete?.('b', { name: 'x', value: 'x' }, { arguments: {} }, ctx)).toMatchObject({ values: ['xy'] });
+  });
+
+  it('names both providers when a prompt name is offered twice', async () => {
+    const combined = combinePrompts(
+      staticPrompts([definePrompt({ name: 'a', get: () => '' })]),
+      staticPrompts([definePrompt({ name: 'b', get: () => '' })]),
+      staticPrompts([definePrompt({ name: 'a', get: () => '' })]),
+    );
+    await expect(async () => combined.list()).rejects.toThrow('Duplicate prompt name "a" in providers 1 and 3');
+  });
+
+  it('watches only when a part can change', () => {
+    expect(combinePrompts(staticPrompts([])).watch).toBeUndefined();
+    const live = livePrompts();
+    const combined = combinePrompts(staticPrompts([]), live);
+    let changes = 0;
+    combined.watch?.(() => changes++);
+    live.set([]);
+    expect(changes).toBe(1);
+  });
+});
