@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../_stdio-client.js';
+
+const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+
+describe('README', () => {
+  it('starts with the command that serves and the command that tests', () => {
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const lines = firstBlock.trim().split('\n');
+    expect(lines[0]).toMatch(/node bin\/skillport\.js serve/);
+    expect(lines[1]).toMatch(/npm test/);
+  });
+
+  it('shows the library example exactly as the type-checked examples/quick-start.ts', () => {
+    const example = readFileSync(`${ROOT}examples/quick-start.ts`, 'utf8');
+    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+  });
+});
