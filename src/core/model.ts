@@ -176,7 +176,7 @@ export interface Completion {
   hasMore?: boolean;
 }
 
-/** Identity of the server, shown by clients. */
+/** Identity of the server, shown by clients; `name` is the programmatic name. */
 export interface ServerInfo {
   name: string;
   version: string;

@@ -9,12 +9,9 @@ import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from 
 import type { Awaitable, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
 import type {
-  Annotations,
   Completion,
   CompletionArgument,
   CompletionContext,
-  Icon,
-  Meta,
   ReadResourceResult,
   Resource,
   ResourceContents,
@@ -43,15 +40,8 @@ export interface ResourceProvider {
 /** What a read function may return: text, bytes, one contents entry, or a full result. */
 export type ResourceOutput = string | Uint8Array | ResourceContents | ReadResourceResult;
 
-interface DescriptorFields {
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: Meta;
-}
+/** The descriptive fields resources and templates share. */
+type DescriptorFields = Omit<ResourceTemplate, 'uriTemplate'>;
 
 /** The input of {@link defineResource}. */
 export interface ResourceDefinitionInput extends DescriptorFields {

@@ -5,21 +5,14 @@
  */
 import { type Logger, silentLogger } from '../core/context.js';
 import { type CompletionProvider, createEngine, type Engine } from '../core/engine.js';
-import type { Icon, Prompt, ServerInfo } from '../core/model.js';
+import type { Prompt, ServerInfo } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceProvider } from '../core/resources.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection, type Peer } from './connection.js';
 
 /** Options of {@link createServer}. */
-export interface ServerOptions {
-  /** Programmatic name, sent as `serverInfo.name`. */
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+export interface ServerOptions extends ServerInfo {
   /** Guidance for the model, sent on initialize and discover. */
   instructions?: string;
   prompts?: PromptProvider;
