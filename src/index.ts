@@ -43,6 +43,9 @@ export type {
 export { parseUriTemplate } from './core/uri-template.js';
 export type { UriTemplate } from './core/uri-template.js';
 
+// Skills extension
+export type { SkillEntry, SkillFile, SkillsProvider } from './core/skills.js';
+
 // Errors
 export { isResourceNotFoundError, ResourceNotFoundError } from './core/errors.js';
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';

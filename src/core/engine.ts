@@ -23,6 +23,7 @@ import { type Page, paginate } from './paginate.js';
 import type { PromptProvider } from './prompts.js';
 import { MAX_COMPLETION_VALUES } from './rank.js';
 import type { ResourceProvider } from './resources.js';
+import type { SkillEntry, SkillsProvider } from './skills.js';
 
 /**
  * Answers completion requests for any reference. Return undefined to fall
@@ -37,6 +38,8 @@ export interface Features {
   prompts?: { listChanged: boolean };
   resources?: { subscribe: boolean; listChanged: boolean };
   completions: boolean;
+  /** The Skills extension, and whether `resources/directory/read` is served. */
+  skills?: { directoryRead: boolean };
 }
 
 /** A change the engine reports to connections. */
@@ -46,6 +49,7 @@ export interface EngineOptions {
   prompts?: PromptProvider;
   resources?: ResourceProvider;
   completions?: CompletionProvider;
+  skills?: SkillsProvider;
   /** Items per page of every list method. Default 50. */
   pageSize?: number;
   logger?: Logger;
@@ -60,6 +64,9 @@ export interface Engine {
   listResources(cursor: string | undefined): Promise<Page<Resource>>;
   listResourceTemplates(cursor: string | undefined): Promise<Page<ResourceTemplate>>;
   readResource(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
+  listSkills(cursor: string | undefined): Promise<Page<SkillEntry>>;
+  getSkill(uri: string): Promise<SkillEntry>;
+  readDirectory(uri: string, cursor: string | undefined): Promise<Page<Resource>>;
   /** The whole prompt catalogue, e.g. for a CLI listing. */
   prompts(): Promise<readonly Prompt[]>;
   watch(listener: (event: EngineEvent) => void): () => void;
@@ -94,7 +101,7 @@ function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
 
 /** Creates the engine for a set of providers. */
 export function createEngine(options: EngineOptions): Engine {
-  const { prompts, resources, completions } = options;
+  const { prompts, resources, completions, skills } = options;
   const logger = options.logger ?? silentLogger;
   const pageSize = options.pageSize ?? 50;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError('pageSize must be a positive integer');
@@ -106,6 +113,7 @@ export function createEngine(options: EngineOptions): Engine {
   });
   const resourceCatalogue = cached(async () => (resources ? resources.list() : []));
   const templateCatalogue = cached(async () => (resources?.templates ? resources.templates() : []));
+  const skillCatalogue = cached(async () => (skills ? skills.listSkills() : []));
 
   const stops: Array<() => void> = [];
   if (prompts?.watch) {
@@ -130,15 +138,22 @@ export function createEngine(options: EngineOptions): Engine {
     );
   }
 
+  if (skills?.watch) stops.push(skills.watch(() => skillCatalogue.invalidate()));
+
   const features: Features = {
     completions: Boolean(completions || prompts?.complete || resources?.complete),
   };
   if (prompts) features.prompts = { listChanged: Boolean(prompts.watch) };
   if (resources) features.resources = { subscribe: Boolean(resources.watch), listChanged: Boolean(resources.watch) };
+  if (skills) features.skills = { directoryRead: Boolean(skills.readDirectory) };
 
   function needPrompts(method: string): PromptProvider {
     if (!prompts) throw new MethodNotFoundError(method);
     return prompts;
+  }
+  function needSkills(method: string): SkillsProvider {
+    if (!skills) throw new MethodNotFoundError(method);
+    return skills;
   }
   function needResources(method: string): ResourceProvider {
     if (!resources) throw new MethodNotFoundError(method);
@@ -222,6 +237,24 @@ export function createEngine(options: EngineOptions): Engine {
     },
     async readResource(uri, ctx) {
       return needResources('resources/read').read(uri, ctx);
+    },
+    async listSkills(cursor) {
+      needSkills('skills/list');
+      return paginate(await skillCatalogue.get(), cursor, pageSize);
+    },
+    async getSkill(uri) {
+      const entry = await needSkills('skills/get').getSkill(uri);
+      // SEP-2640 skills/get: an unknown URI is -32602.
+      if (!entry) throw new InvalidParamsError(`No skill is served at ${uri}`, { uri });
+      return entry;
+    },
+    async readDirectory(uri, cursor) {
+      const provider = needSkills('resources/directory/read');
+      if (!provider.readDirectory) throw new MethodNotFoundError('resources/directory/read');
+      const children = await provider.readDirectory(uri);
+      // SEP-2640 resources/directory/read: missing or not a directory is -32602.
+      if (!children) throw new InvalidParamsError(`${uri} is not a directory resource`, { uri });
+      return paginate(children, cursor, pageSize);
     },
     watch: (listener) => events.watch(listener),
     close() {

@@ -8,6 +8,7 @@ import { type CompletionProvider, createEngine, type Engine } from '../core/engi
 import type { Prompt, ServerInfo } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceProvider } from '../core/resources.js';
+import type { SkillsProvider } from '../core/skills.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection, type Peer } from './connection.js';
 
@@ -18,6 +19,8 @@ export interface ServerOptions extends ServerInfo {
   prompts?: PromptProvider;
   resources?: ResourceProvider;
   completions?: CompletionProvider;
+  /** Skills for the MCP Skills extension (SEP-2640); pair it with a resources provider serving their files. */
+  skills?: SkillsProvider;
   /** Items per page of every list method. Default 50. */
   pageSize?: number;
   /**
@@ -63,6 +66,7 @@ export function createServer(options: ServerOptions): Server {
     ...(options.prompts ? { prompts: options.prompts } : {}),
     ...(options.resources ? { resources: options.resources } : {}),
     ...(options.completions ? { completions: options.completions } : {}),
+    ...(options.skills ? { skills: options.skills } : {}),
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
     logger,
   });

@@ -16,7 +16,7 @@ import type {
   ResourceTemplate,
   ServerInfo,
 } from '../../core/model.js';
-import type { ServerDescription } from '../revision.js';
+import type { SkillEntry } from '../../core/skills.js';
 
 /** Which optional parts of the model a revision carries. */
 export interface Shape {
@@ -113,6 +113,18 @@ export function encodePromptResult(result: PromptResult, shape: Shape): Wire {
   return copy(result, wire, ['_meta']);
 }
 
+/**
+ * A Skills-extension entry (SEP-2640 `Skill`): the frontmatter goes out
+ * exactly as written, and `resources` is the complete manifest.
+ */
+export function encodeSkill(skill: SkillEntry): Wire {
+  return {
+    uri: skill.uri,
+    frontmatter: skill.frontmatter,
+    resources: skill.resources === 'dynamic' ? 'dynamic' : skill.resources.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
+  };
+}
+
 export function encodeImplementation(info: ServerInfo, shape: Shape): Wire {
   const wire = copy(info, { name: info.name, version: info.version }, ['title']);
   if (shape.implementationDetails) copy(info, wire, ['description', 'websiteUrl']);
@@ -124,7 +136,7 @@ export function encodeImplementation(info: ServerInfo, shape: Shape): Wire {
  * declared that is not served (2025-06-18 basic/lifecycle §Capability
  * Negotiation).
  */
-export function encodeCapabilities(features: Features, server: ServerDescription, withExtensions: boolean): Wire {
+export function encodeCapabilities(features: Features, extensions?: Record<string, Record<string, unknown>>): Wire {
   const capabilities: Wire = {};
   if (features.completions) capabilities.completions = {};
   if (features.prompts) capabilities.prompts = features.prompts.listChanged ? { listChanged: true } : {};
@@ -134,8 +146,6 @@ export function encodeCapabilities(features: Features, server: ServerDescription
     if (features.resources.listChanged) resources.listChanged = true;
     capabilities.resources = resources;
   }
-  if (withExtensions && server.extensions && Object.keys(server.extensions).length > 0) {
-    capabilities.extensions = server.extensions;
-  }
+  if (extensions && Object.keys(extensions).length > 0) capabilities.extensions = extensions;
   return capabilities;
 }

@@ -14,6 +14,7 @@ import {
   encodePrompt,
   encodePromptResult,
   encodeResource,
+  encodeSkill,
   encodeTemplate,
   type Shape,
 } from './encode.js';
@@ -73,6 +74,21 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       },
     ],
     [
+      'skills/list',
+      async (params, { engine }) => {
+        const { items, nextCursor } = await engine.listSkills(optionalString(params, 'cursor'));
+        return page('skills', items, nextCursor, encodeSkill);
+      },
+    ],
+    ['skills/get', async (params, { engine }) => ({ skill: encodeSkill(await engine.getSkill(requireString(params, 'uri'))) })],
+    [
+      'resources/directory/read',
+      async (params, { engine }) => {
+        const { items, nextCursor } = await engine.readDirectory(requireString(params, 'uri'), optionalString(params, 'cursor'));
+        return page('resources', items, nextCursor, (r) => encodeResource(r, shape));
+      },
+    ],
+    [
       'resources/read',
       async (params, ctx) => {
         const result = await ctx.engine.readResource(requireString(params, 'uri'), ctx);
@@ -90,7 +106,7 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
   handlers.set('initialize', async (_params, { engine, server, session }) => {
     const result: Wire = {
       protocolVersion: session?.version,
-      capabilities: encodeCapabilities(engine.features, server, false),
+      capabilities: encodeCapabilities(engine.features),
       serverInfo: encodeImplementation(server.info, shape),
     };
     if (server.instructions !== undefined) result.instructions = server.instructions;

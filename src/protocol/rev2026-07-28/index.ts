@@ -23,7 +23,16 @@ import { META_KEYS } from './meta.js';
 export const VERSION = '2026-07-28';
 
 /** Results that must carry cache hints (2026-07-28 server/utilities/caching). */
-const CACHEABLE = new Set(['server/discover', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+const CACHEABLE = new Set([
+  'server/discover',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  // SEP-2640: Skills-extension results are CacheableResult too.
+  'skills/list',
+  'skills/get',
+]);
 
 /**
  * Adds `resultType`, the server's identity in `_meta` (basic/index §_meta:
@@ -43,10 +52,16 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
   };
 }
 
+/** The Skills extension's id (SEP-2640), declared in `capabilities.extensions`. */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
 const discover: MethodHandler = async (_params, { engine, server }) => {
+  const extensions = { ...server.extensions };
+  // SEP-2640: settings inline, `directoryRead` only when resources/directory/read is served.
+  if (engine.features.skills) extensions[SKILLS_EXTENSION] = engine.features.skills.directoryRead ? { directoryRead: true } : {};
   const result: Record<string, unknown> = {
     supportedVersions: server.supportedVersions,
-    capabilities: encodeCapabilities(engine.features, server, true),
+    capabilities: encodeCapabilities(engine.features, extensions),
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;
   return result;
