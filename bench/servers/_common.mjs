@@ -1,0 +1,48 @@
+// Shared plumbing for the bench servers: argv, the prompt set to serve, a
+// ready line for the parent, and a clean exit on SIGTERM (so --cpu-prof
+// profiles get written).
+import { skillLike, standardSet } from '../lib/promptset.mjs';
+
+/** argv: <http PORT | stdio> ; env BENCH_SET = standard | skills:N */
+export function readArgs() {
+  const [mode = 'stdio', port = '0', variant = ''] = process.argv.slice(2);
+  return { mode, port: Number(port), variant };
+}
+
+export function promptSet() {
+  const spec = process.env.BENCH_SET ?? 'standard';
+  if (spec === 'standard') return standardSet();
+  const count = Number(spec.split(':')[1]);
+  return { values: [], prompts: skillLike(count) };
+}
+
+export function ready(url) {
+  process.stdout.write(`READY ${url}\n`);
+}
+
+export function unavailable(reason) {
+  process.stdout.write(`UNAVAILABLE ${String(reason).replace(/\s+/g, ' ')}\n`);
+  process.exit(3);
+}
+
+export function onTerm(close) {
+  const stop = async () => {
+    try {
+      await close?.();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** Reads a node:http request body as a string. */
+export function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

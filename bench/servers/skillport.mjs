@@ -1,0 +1,49 @@
+// skillport, built from the compiled package (dist/) with the shared prompt set.
+//   node bench/servers/skillport.mjs http PORT   -> dist/http.js serveHttp on 127.0.0.1
+//   node bench/servers/skillport.mjs stdio       -> dist/stdio.js serveStdio
+import { createServer, definePrompt, staticPrompts } from '../../dist/index.js';
+import { onTerm, promptSet, readArgs, ready, unavailable } from './_common.mjs';
+
+const { mode, port } = readArgs();
+const { prompts, values } = promptSet();
+const standard = (process.env.BENCH_SET ?? 'standard') === 'standard';
+
+const definitions = prompts.map((p) =>
+  definePrompt({
+    name: p.name,
+    description: p.description,
+    arguments: p.arguments.map((a) => ({
+      name: a.name,
+      description: a.description,
+      required: a.required,
+      ...(a.completes ? { complete: values } : {}),
+    })),
+    get: (args) => p.render(args),
+  }),
+);
+
+const server = createServer({
+  ...{ name: 'bench', version: '1.0.0' },
+  prompts: staticPrompts(definitions),
+  // The peers answer prompts/list with the whole set; a page size above the
+  // set size makes skillport send the same payload. Cold start keeps the default.
+  ...(standard ? { pageSize: 5000 } : {}),
+});
+
+if (mode === 'http') {
+  let serveHttp;
+  try {
+    ({ serveHttp } = await import('../../dist/http.js'));
+  } catch (error) {
+    unavailable(`dist/http.js: ${error.message}`);
+  }
+  const running = await serveHttp(server, { host: '127.0.0.1', port, path: '/mcp' });
+  onTerm(() => running.close());
+  ready(running.url.href);
+} else {
+  const { serveStdio } = await import('../../dist/stdio.js');
+  const running = serveStdio(server);
+  onTerm(() => running.shutdown());
+  await running.done;
+  process.exit(0);
+}
