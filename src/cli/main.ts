@@ -1,86 +1,45 @@
 /**
  * The `skillport` command. `run` is pure apart from the streams it is given
  * and returns an exit code (0 ok, 1 failure, 2 usage); `main` is the only
- * place that touches process.argv, signals and process.exit.
+ * place that touches process.argv, process.env, signals and process.exit.
  */
-import { readFileSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
-import { createDemoServer } from '../example/demo.js';
 import { SUPPORTED_VERSIONS } from '../index.js';
-import { serveStdio } from '../stdio.js';
-import { createStderrLogger, LOG_LEVELS, type LogLevel } from './logger.js';
+import { parse, UsageError } from './args.js';
+import { check } from './commands/check.js';
+import { complete, get, list } from './commands/inspect.js';
+import { serve } from './commands/serve.js';
+import { type CliIo, packageVersion } from './context.js';
 
-/** The process pieces a command may use. */
-export interface CliIo {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
-  /** Registers a handler for SIGINT and SIGTERM. */
-  onShutdownSignal(handler: () => void): void;
-}
+export type { CliIo } from './context.js';
 
 const USAGE = `Usage: skillport <command> [options]
 
 Commands:
-  serve            Serve the bundled example prompts over stdio (the default)
+  serve [DIR...]             Serve skills folders as MCP prompts and resources (default: the bundled skills)
+  list [DIR...]              List the prompts a folder yields
+  get NAME [--arg k=v]...    Print a prompt's text
+  complete NAME ARG [VALUE]  Print completions for a prompt argument (--arg k=v gives the other arguments)
+  check [DIR...]             Lint skills folders; exit 1 on errors
 
 Options:
-  --log-level L    debug | info | warn | error | silent (default: info), to stderr
-  --page-size N    Items per page of list results (default: 50)
-  -h, --help       Show this help
-  -v, --version    Show the version
+  --http HOST:PORT   serve: Streamable HTTP instead of stdio (e.g. 127.0.0.1:3000)
+  --watch            serve: reload when files change and notify clients
+  --prefix P         Prefix of shared reference prompts (default: the folder's name)
+  --dir DIR          get, complete: the folder to read (repeatable; default: the bundled skills)
+  --json             list, get, complete, check: JSON output
+  --strict           check: warnings fail too
+  --log-level L      serve: debug | info | warn | error | silent (default: info), to stderr
+  --page-size N      serve: items per page of list results (default: 50)
+  --auth-token T     serve --http: require this bearer token (or SKILLPORT_AUTH_TOKEN)
+  --allow-origin O   serve --http: also accept this Origin (repeatable)
+  -h, --help         Show this help
+  -v, --version      Show the version
 
 Protocol revisions: ${SUPPORTED_VERSIONS.join(', ')}
 `;
 
-class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-function packageVersion(): string {
-  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
-}
-
-function parse(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'log-level': { type: 'string', default: 'info' },
-        'page-size': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-async function serve(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
-  const level = values['log-level'] as LogLevel;
-  if (!LOG_LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  let pageSize: number | undefined;
-  if (values['page-size'] !== undefined) {
-    pageSize = Number(values['page-size']);
-    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new UsageError('--page-size must be a positive integer');
-  }
-  const logger = createStderrLogger(level, (line) => io.stderr.write(line));
-  const server = createDemoServer({ version: packageVersion(), logger, ...(pageSize ? { pageSize } : {}) });
-  await server.prompts();
-  const running = serveStdio(server, { input: io.stdin, output: io.stdout, logger });
-  io.onShutdownSignal(() => void running.shutdown());
-  logger.info(`serving ${server.info.name} over stdio (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
-  await running.done;
-  server.close();
-  return 0;
-}
-
 /** Runs the command line `argv` (without node and script) and returns the exit code. */
-export async function run(argv: string[], io: CliIo): Promise<number> {
+export async function run(argv: string[], io: CliIo, env: Record<string, string | undefined> = {}): Promise<number> {
   try {
     const { values, positionals } = parse(argv);
     if (values.help) {
@@ -92,30 +51,46 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const [command = 'serve', ...rest] = positionals;
-    if (command !== 'serve') throw new UsageError(`Unknown command "${command}"`);
-    if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}"`);
-    return await serve(values, io);
+    switch (command) {
+      case 'serve':
+        return await serve(rest, values, io, env);
+      case 'list':
+        return await list(rest, values, io);
+      case 'get':
+        return await get(rest, values, io);
+      case 'complete':
+        return await complete(rest, values, io);
+      case 'check':
+        return await check(rest, values, io);
+      default:
+        throw new UsageError(`Unknown command "${command}"`);
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`skillport: ${error.message}\n\n${USAGE}`);
       return 2;
     }
-    io.stderr.write(`skillport: ${(error as Error).stack ?? String(error)}\n`);
+    io.stderr.write(`skillport: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
 
 /** Entry point of the bin script. */
 export async function main(): Promise<void> {
-  const code = await run(process.argv.slice(2), {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    onShutdownSignal(handler) {
-      process.once('SIGINT', handler);
-      process.once('SIGTERM', handler);
+  const code = await run(
+    process.argv.slice(2),
+    {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stderrIsTty: process.stderr.isTTY === true,
+      onShutdownSignal(handler) {
+        process.once('SIGINT', handler);
+        process.once('SIGTERM', handler);
+      },
     },
-  });
+    process.env,
+  );
   // Let stdout drain before exiting, so the last responses are not cut off.
   process.stdout.write('', () => process.exit(code));
 }

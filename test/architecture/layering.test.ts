@@ -47,11 +47,13 @@ const BASE: Record<string, string | undefined> = {
 
 function allowed(file: string, target: string): boolean {
   const [layer] = file.split('/');
-  if (!target.includes('/') && !target.endsWith('.ts')) {
-    // Packages and built-ins: node:* only below the core, never in it.
-    return target.startsWith('node:') ? !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string) : false;
+  if (target === 'yaml') return layer === 'skills';
+  if (target.startsWith('node:')) {
+    // No Node built-in in the protocol-neutral layers; the skills layer names its own.
+    if (layer === 'skills') return ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
+    return !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string);
   }
-  if (target.startsWith('node:')) return !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string);
+  if (!target.endsWith('.ts')) return false;
   const [to] = target.split('/');
   const sameFolder = dirname(file) === dirname(target);
   switch (layer) {
@@ -70,10 +72,11 @@ function allowed(file: string, target: string): boolean {
       return to === 'server' || to === 'core' || to === 'jsonrpc' || target === 'protocol/index.ts';
     case 'transport':
       return sameFolder || to === 'server' || to === 'jsonrpc' || target === 'protocol/index.ts' || target === 'server/index.ts';
-    case 'example':
-      return target === 'index.ts' || target === 'stdio.ts';
+    case 'skills':
+      // The skills provider builds on the core only; it knows no revision and no transport.
+      return to === 'skills' || to === 'core' || to === 'jsonrpc' || ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
     case 'cli':
-      return to === 'cli' || ['index.ts', 'stdio.ts', 'example/demo.ts'].includes(target);
+      return to === 'cli' || ['index.ts', 'stdio.ts', 'http.ts', 'skills.ts'].includes(target);
     default:
       // Entry files (index.ts, stdio.ts) re-export the layers.
       return true;
@@ -83,7 +86,7 @@ function allowed(file: string, target: string): boolean {
 describe('layering', () => {
   it('finds imports in every layer (sanity check of the scan)', () => {
     const layers = new Set(ALL.map((i) => i.file.split('/')[0]));
-    for (const layer of ['core', 'protocol', 'server', 'transport', 'cli']) expect(layers).toContain(layer);
+    for (const layer of ['core', 'protocol', 'server', 'transport', 'skills', 'cli']) expect(layers).toContain(layer);
   });
 
   it('has no import that crosses the layering', () => {
@@ -97,11 +100,13 @@ describe('layering', () => {
     expect(allowed('core/engine.ts', 'protocol/index.ts')).toBe(false);
     expect(allowed('core/engine.ts', 'node:fs')).toBe(false);
     expect(allowed('transport/stdio/serve-stdio.ts', 'core/context.ts')).toBe(false);
+    expect(allowed('skills/provider.ts', 'protocol/index.ts')).toBe(false);
+    expect(allowed('cli/main.ts', 'skills/catalogue.ts')).toBe(false);
   });
 
   it('keeps revision strings out of the code of the core, the server and the transports', () => {
     const offenders = files(SRC)
-      .filter((path) => /\/(core|jsonrpc|server|transport)\//.test(path))
+      .filter((path) => /\/(core|jsonrpc|server|transport|skills)\//.test(path))
       .filter((path) => {
         const code = readFileSync(path, 'utf8')
           .replace(/\/\*[\s\S]*?\*\//g, '')

@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../_stdio-client.js';
 
+const VALID = `${ROOT}test/fixtures/skills/valid`;
+const BROKEN = `${ROOT}test/fixtures/skills/broken`;
+
 function cli(...args: string[]) {
-  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', input: '', timeout: 10_000 });
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', input: '', timeout: 20_000 });
 }
 
 describe('skillport CLI', () => {
@@ -20,19 +23,82 @@ describe('skillport CLI', () => {
     expect(cli('--version').stdout.trim()).toBe(version);
   });
 
-  it.each([['frobnicate'], ['--no-such-flag'], ['serve', '--log-level', 'loud'], ['serve', '--page-size', '0'], ['serve', 'extra']])(
-    'exits 2 with usage for %j',
-    (...args) => {
-      const result = cli(...args);
-      expect(result.status).toBe(2);
-      expect(result.stderr).toContain('Usage: skillport');
-      expect(result.stdout).toBe('');
-    },
-  );
+  it.each([
+    ['frobnicate'],
+    ['--no-such-flag'],
+    ['serve', '--log-level', 'loud'],
+    ['serve', '--page-size', '0'],
+    ['serve', '--http', 'nowhere'],
+    ['get'],
+    ['get', 'a', 'b'],
+    ['get', 'greeting', '--arg', 'novalue'],
+    ['complete', 'greeting'],
+  ])('exits 2 with usage for %j', (...args) => {
+    const result = cli(...args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Usage: skillport');
+    expect(result.stdout).toBe('');
+  });
 
-  it('serves by default and exits 0 when stdin is empty', () => {
+  it('serves the bundled skills by default and exits 0 when stdin is empty', () => {
     const result = cli();
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/serving \d+ prompts from \d+ skills over stdio/);
+  });
+
+  it('exits 1 with a message when the folder does not exist', () => {
+    const result = cli('serve', `${ROOT}no-such-folder`);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('no-such-folder');
+  });
+
+  it('lists prompts with their arguments, as text and as JSON', () => {
+    const text = cli('list', VALID);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^greeting +Greets someone in a chosen language\. +\(who \[language\] \[variant\]\)$/m);
+    expect(text.stdout).toContain('9 prompts, 4 skills');
+    const json = JSON.parse(cli('list', VALID, '--json').stdout) as { prompts: Array<{ name: string }> };
+    expect(json.prompts.map((p) => p.name)).toContain('frontend:review');
+  });
+
+  it('gets a prompt with arguments and fails with exit 1 on a missing required one', () => {
+    const ok = cli('get', 'greeting', '--dir', VALID, '--arg', 'who=Ada', '--arg', 'language=german');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain('Say hello to Ada in german ().');
+    const missing = cli('get', 'greeting', '--dir', VALID);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('Missing required argument "who" for prompt "greeting"');
+    const unknown = cli('get', 'nope', '--dir', VALID);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('Unknown prompt: "nope"');
+  });
+
+  it('completes an argument, using other arguments as context', () => {
+    const result = cli('complete', 'greeting', 'variant', '', '--dir', VALID, '--arg', 'language=french');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('fr-FR\nfr-CA\n');
+    const json = JSON.parse(cli('complete', 'greeting', 'language', 'g', '--dir', VALID, '--json').stdout) as { values: string[] };
+    expect(json.values).toEqual(['german', 'english']);
+  });
+
+  it('checks a folder: findings with file and line, a summary, exit 1 on errors', () => {
+    const broken = cli('check', BROKEN);
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toContain('bad-yaml/SKILL.md:3: error: Invalid YAML');
+    expect(broken.stdout).toContain('Mismatched_Folder/SKILL.md: note: "custom-key" is not an Agent Skills key (extension_key)');
+    expect(broken.stdout).toMatch(/^FAILED: 3 skills, 3 prompts, \d+ files; 3 errors, \d+ warnings, \d+ notes$/m);
+    const valid = cli('check', VALID);
+    expect(valid.status).toBe(0);
+    expect(valid.stdout).toMatch(/^OK: 4 skills, 9 prompts/m);
+    expect(valid.stdout).toContain('greeting/SKILL.md: note: "arguments" is an extension of skillport (prompt arguments)');
+    const json = JSON.parse(cli('check', BROKEN, '--json').stdout) as { ok: boolean; errors: number };
+    expect(json).toMatchObject({ ok: false, errors: 3 });
+  });
+
+  it('passes the bundled skills with --strict', () => {
+    const result = cli('check', '--strict');
+    expect(result.stdout).toMatch(/^OK: /m);
+    expect(result.status).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { schemaErrors } from '../_schema.js';
-import { BIN, FIXTURE, initialize, modern, RawStdioClient } from '../_stdio-client.js';
+import { BIN, FIXTURE, initialize, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
 
 let client: RawStdioClient | undefined;
 afterEach(async () => {
@@ -15,15 +15,15 @@ afterEach(async () => {
 
 describe('stdio transport', () => {
   it('writes only JSON-RPC messages to stdout, even with debug logging, and logs to stderr', async () => {
-    client = new RawStdioClient(BIN, ['serve', '--log-level', 'debug']);
+    client = new RawStdioClient(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'debug']);
     await initialize(client, '2025-11-25');
     await client.request('prompts/list');
     client.send({ jsonrpc: '2.0', id: 'r', result: {} });
-    await client.request('prompts/get', { name: 'code_review', arguments: { language: 'go', code: 'x' } });
+    expect((await client.request('prompts/get', { name: 'greeting', arguments: { who: 'x' } })).result).toBeDefined();
     await client.close();
     expect(client.rawLines.length).toBeGreaterThanOrEqual(3);
     for (const line of client.rawLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(client.stderr).toContain('skillport info: serving skillport-example');
+    expect(client.stderr).toContain('skillport info: serving 9 prompts from 4 skills over stdio');
     expect(client.stderr).toContain('skillport debug: Ignored a response message');
   });
 

@@ -29,9 +29,12 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
-  // SEP-2640: Skills-extension results are CacheableResult too.
+  // SEP-2640: Skills-extension results are CacheableResult too. The SEP's
+  // text gives resources/directory/read no cache hints, but the official SDK's
+  // SkillsClient requires them; extra fields are allowed, so both are satisfied.
   'skills/list',
   'skills/get',
+  'resources/directory/read',
 ]);
 
 /**

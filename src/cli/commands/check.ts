@@ -1,0 +1,43 @@
+/**
+ * `skillport check [DIR...]`: lints skills folders. Every finding is printed
+ * with file and line; the exit code is 1 when there are errors (or warnings
+ * with --strict), and a summary line ends the report.
+ */
+import { buildCatalogue, formatIssue, type Issue } from '../../skills.js';
+import type { Values } from '../args.js';
+import { BUNDLED_SKILLS, type CliIo } from '../context.js';
+
+export async function check(dirs: string[], values: Values, io: CliIo): Promise<number> {
+  const folders = dirs.length > 0 ? dirs : [BUNDLED_SKILLS];
+  const started = Date.now();
+  // A progress line on a terminal for folders that take a while to read.
+  const progress = io.stderrIsTty
+    ? setInterval(() => io.stderr.write(`\rchecking ${folders.join(', ')}... ${Math.round((Date.now() - started) / 1000)}s`), 500)
+    : undefined;
+  let issues: readonly Issue[];
+  let counts: { skills: number; prompts: number; files: number };
+  try {
+    const catalogue = await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
+    issues = catalogue.issues;
+    counts = { skills: catalogue.skills.length, prompts: catalogue.prompts.length, files: catalogue.files.size };
+  } finally {
+    if (progress) {
+      clearInterval(progress);
+      io.stderr.write('\r\x1b[K');
+    }
+  }
+  const errors = issues.filter((i) => i.severity === 'error').length;
+  const warnings = issues.filter((i) => i.severity === 'warning').length;
+  const notes = issues.length - errors - warnings;
+  const failed = errors > 0 || (values.strict === true && warnings > 0);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ ok: !failed, ...counts, errors, warnings, notes, issues }, null, 2)}\n`);
+  } else {
+    for (const issue of issues) io.stdout.write(`${formatIssue(issue)}\n`);
+    io.stdout.write(
+      `${failed ? 'FAILED' : 'OK'}: ${counts.skills} skills, ${counts.prompts} prompts, ${counts.files} files; ` +
+        `${errors} errors, ${warnings} warnings, ${notes} notes\n`,
+    );
+  }
+  return failed ? 1 : 0;
+}

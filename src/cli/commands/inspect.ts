@@ -1,0 +1,76 @@
+/**
+ * `skillport list`, `get` and `complete`: the served catalogue, as a client
+ * would see it, without starting a server.
+ */
+import { isProtocolError } from '../../index.js';
+import { keyValues, UsageError, type Values } from '../args.js';
+import { type CliIo, commandContext, skillsServer } from '../context.js';
+import { createStderrLogger } from '../logger.js';
+
+function write(io: CliIo, text: string): void {
+  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+async function open(dirs: string[], values: Values, io: CliIo) {
+  const logger = createStderrLogger('error', (line) => io.stderr.write(line));
+  const { server, folder } = await skillsServer(dirs, { logger, ...(values.prefix !== undefined ? { prefix: values.prefix } : {}) });
+  return { server, folder, logger };
+}
+
+/** Turns a client mistake (unknown prompt, missing argument) into exit code 1 with its message. */
+async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isProtocolError(error)) {
+      io.stderr.write(`skillport: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+export async function list(dirs: string[], values: Values, io: CliIo): Promise<number> {
+  const { server, folder } = await open(dirs, values, io);
+  const prompts = await server.prompts();
+  if (values.json) write(io, JSON.stringify({ prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length }, null, 2));
+  else {
+    const width = Math.min(40, Math.max(...prompts.map((p) => p.name.length), 4));
+    for (const prompt of prompts) {
+      const args = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ');
+      write(io, `${prompt.name.padEnd(width)}  ${prompt.description ?? ''}${args ? `  (${args})` : ''}`);
+    }
+    write(io, `${prompts.length} prompts, ${folder.catalogue.skills.length} skills, ${folder.catalogue.resources.length} resources`);
+  }
+  return 0;
+}
+
+export async function get(positionals: string[], values: Values, io: CliIo): Promise<number> {
+  const [name, ...rest] = positionals;
+  if (name === undefined || rest.length > 0) throw new UsageError('get expects one prompt NAME (folders go in --dir)');
+  const args = keyValues(values.arg);
+  const { server, logger } = await open(values.dir ?? [], values, io);
+  return guarded(io, async () => {
+    const result = await server.engine.getPrompt(name, args, commandContext(logger));
+    if (values.json) write(io, JSON.stringify(result, null, 2));
+    else for (const message of result.messages) write(io, message.content.type === 'text' ? message.content.text : JSON.stringify(message.content));
+    return 0;
+  });
+}
+
+export async function complete(positionals: string[], values: Values, io: CliIo): Promise<number> {
+  const [name, argument, partial = '', ...rest] = positionals;
+  if (name === undefined || argument === undefined || rest.length > 0) throw new UsageError('complete expects NAME ARG [PARTIAL]');
+  const { server, logger } = await open(values.dir ?? [], values, io);
+  return guarded(io, async () => {
+    const result = await server.engine.complete(
+      { type: 'prompt', name },
+      { name: argument, value: partial },
+      { arguments: keyValues(values.arg) },
+      commandContext(logger),
+    );
+    if (values.json) write(io, JSON.stringify(result, null, 2));
+    else for (const value of result.values) write(io, value);
+    return 0;
+  });
+}

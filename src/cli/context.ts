@@ -1,0 +1,57 @@
+/**
+ * What every command shares: the process pieces it may use, and how a skills
+ * folder becomes a server.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
+import { loadSkillsFolder, type SkillsFolder } from '../skills.js';
+
+/** The process pieces a command may use. */
+export interface CliIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  /** Whether stderr is a terminal (progress output is drawn only then). */
+  stderrIsTty?: boolean;
+  /** Registers a handler for SIGINT and SIGTERM. */
+  onShutdownSignal(handler: () => void): void;
+}
+
+/** The skills that ship in the package, served when no folder is given. */
+export const BUNDLED_SKILLS = fileURLToPath(new URL('../../skills/', import.meta.url));
+
+export function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+/** Loads folders (the bundled skills when none) and builds a server over them. */
+export async function skillsServer(
+  dirs: readonly string[],
+  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number },
+): Promise<{ server: Server; folder: SkillsFolder }> {
+  const folder = await loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], {
+    watch: options.watch ?? false,
+    logger: options.logger,
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+  });
+  const server = createServer({
+    name: 'skillport',
+    title: 'skillport',
+    version: packageVersion(),
+    instructions: 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.',
+    prompts: folder.prompts,
+    resources: folder.resources,
+    skills: folder.skills,
+    logger: options.logger,
+    ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+  });
+  return { server, folder };
+}
+
+/** A request context for commands that call the engine directly. */
+export function commandContext(logger: Logger): RequestContext {
+  return { signal: new AbortController().signal, logger };
+}

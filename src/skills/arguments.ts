@@ -1,0 +1,92 @@
+/**
+ * skillport's frontmatter extension for prompt arguments:
+ *
+ * ```yaml
+ * arguments:
+ *   - name: language
+ *     description: Programming language
+ *     required: true
+ *     values: [go, python, rust]
+ *   - name: variant
+ *     depends-on: language
+ *     values: { english: [en-GB, en-US], french: [fr-FR] }
+ * ```
+ *
+ * A fixed `values` list completes ranked (prefix, substring, fuzzy); with
+ * `depends-on`, `values` maps the other argument's value to a list, so the
+ * suggestions follow what was already chosen (completion `context.arguments`).
+ */
+import type { CompletionSource } from '../core/completers.js';
+import { rankCompletions } from '../core/rank.js';
+import type { Issue } from './issues.js';
+
+/** One declared argument. */
+export interface DeclaredArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  complete?: CompletionSource;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number');
+}
+
+/** Reads the `arguments` frontmatter key; bad entries are reported and skipped. */
+export function parseArguments(value: unknown, path: string): { args: DeclaredArgument[]; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const args: DeclaredArgument[] = [];
+  if (value === undefined) return { args, issues };
+  const report = (message: string): void => {
+    issues.push({ severity: 'error', code: 'invalid_arguments', path, message });
+  };
+  if (!Array.isArray(value)) {
+    report('"arguments" must be a list of { name, description, required, values }');
+    return { args, issues };
+  }
+  for (const [index, entry] of value.entries()) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      report(`arguments[${index}] must be a mapping`);
+      continue;
+    }
+    const raw = entry as Record<string, unknown>;
+    if (typeof raw.name !== 'string' || !NAME.test(raw.name)) {
+      report(`arguments[${index}] needs a "name" of letters, digits, "_" or "-"`);
+      continue;
+    }
+    if (args.some((a) => a.name === raw.name)) {
+      report(`The argument "${raw.name}" is declared twice`);
+      continue;
+    }
+    const argument: DeclaredArgument = { name: raw.name };
+    if (typeof raw.title === 'string') argument.title = raw.title;
+    if (typeof raw.description === 'string') argument.description = raw.description;
+    if (raw.required === true) argument.required = true;
+    const dependsOn = raw['depends-on'];
+    if (raw.values !== undefined) {
+      if (typeof dependsOn === 'string') {
+        const table = raw.values;
+        if (typeof table !== 'object' || table === null || Array.isArray(table) || !Object.values(table).every(isStringList)) {
+          report(`arguments[${index}].values must map each "${dependsOn}" value to a list when "depends-on" is set`);
+          continue;
+        }
+        const lists = new Map(Object.entries(table as Record<string, unknown[]>).map(([key, list]) => [key.toLowerCase(), list.map(String)]));
+        const everything = [...new Set([...lists.values()].flat())];
+        argument.complete = (partial, context) => {
+          const chosen = context.arguments[dependsOn]?.toLowerCase();
+          return rankCompletions(chosen !== undefined && lists.has(chosen) ? (lists.get(chosen) as string[]) : everything, partial);
+        };
+      } else if (isStringList(raw.values)) {
+        argument.complete = raw.values.map(String);
+      } else {
+        report(`arguments[${index}].values must be a list of strings`);
+        continue;
+      }
+    }
+    args.push(argument);
+  }
+  return { args, issues };
+}

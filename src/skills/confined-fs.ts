@@ -1,0 +1,119 @@
+/**
+ * File access confined to a served folder. Every path is resolved with
+ * realpath and must stay inside the folder's own realpath, so `..`, absolute
+ * paths and symbolic links that point outside are refused; only regular files
+ * and directories are ever opened, so FIFOs and devices cannot block or leak.
+ */
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
+/** A directory entry as the walker reports it. */
+export interface WalkEntry {
+  /** Path relative to the root, with `/` separators. */
+  rel: string;
+  /** Real absolute path. */
+  abs: string;
+  kind: 'file' | 'directory';
+  /** Bytes of a file reached through a symbolic link; 0 otherwise (sizes come from the read). */
+  size: number;
+}
+
+/** Why a path was refused. */
+export type Refusal = 'outside' | 'not-regular' | 'missing';
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Confined access to one folder. */
+export interface ConfinedFs {
+  /** The folder's real absolute path. */
+  readonly root: string;
+  /**
+   * Lists entries below `relDir` (one level), skipping anything unsafe. Pass
+   * `absDir` when the walker already resolved the directory, to save a round trip.
+   */
+  list(relDir: string, absDir?: string): Promise<{ entries: WalkEntry[]; refused: Array<{ rel: string; reason: Refusal }> }>;
+  /** Reads a file the walker just listed (its path is already resolved and confined). */
+  readListed(entry: WalkEntry): Promise<{ bytes: Uint8Array } | { refused: Refusal }>;
+  /** Reads a regular file inside the root; undefined with a reason when refused. */
+  read(rel: string): Promise<{ bytes: Uint8Array } | { refused: Refusal }>;
+}
+
+/** Opens `dir` for confined access; throws when it is not a directory. */
+export async function openConfined(dir: string): Promise<ConfinedFs> {
+  const root = await realpath(dir);
+  if (!(await stat(root)).isDirectory()) throw new Error(`Not a directory: ${dir}`);
+
+  async function resolveSafe(rel: string): Promise<{ abs: string; kind: 'file' | 'directory'; size: number } | { refused: Refusal }> {
+    if (rel.includes('\0') || isAbsolute(rel) || rel.includes('\\')) return { refused: 'outside' };
+    const joined = join(root, rel);
+    if (!isInside(root, joined)) return { refused: 'outside' };
+    let real: string;
+    try {
+      real = await realpath(joined);
+    } catch {
+      return { refused: 'missing' };
+    }
+    if (!isInside(root, real)) return { refused: 'outside' };
+    const info = await stat(real).catch(() => undefined);
+    if (!info) return { refused: 'missing' };
+    if (info.isFile()) return { abs: real, kind: 'file', size: info.size };
+    if (info.isDirectory()) return { abs: real, kind: 'directory', size: 0 };
+    return { refused: 'not-regular' };
+  }
+
+  return {
+    root,
+    async list(relDir, absDir) {
+      let dirPath = absDir;
+      if (dirPath === undefined) {
+        const base = await resolveSafe(relDir);
+        if ('refused' in base || base.kind !== 'directory') {
+          return { entries: [], refused: [{ rel: relDir, reason: 'refused' in base ? base.refused : 'not-regular' }] };
+        }
+        dirPath = base.abs;
+      }
+      const dirents = await readdir(dirPath, { withFileTypes: true }).catch(() => []);
+      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries: WalkEntry[] = [];
+      const refused: Array<{ rel: string; reason: Refusal }> = [];
+      for (const dirent of dirents) {
+        const name = dirent.name;
+        const rel = relDir === '' ? name : `${relDir}/${name}`;
+        // The directory entry's own type: plain files and folders need no further system call.
+        if (dirent.isFile()) entries.push({ rel, abs: join(dirPath, name), kind: 'file', size: 0 });
+        else if (dirent.isDirectory()) entries.push({ rel, abs: join(dirPath, name), kind: 'directory', size: 0 });
+        else if (dirent.isSymbolicLink()) {
+          const target = await resolveSafe(rel);
+          if ('refused' in target) refused.push({ rel, reason: target.refused });
+          else entries.push({ rel, abs: target.abs, kind: target.kind, size: target.size });
+        } else refused.push({ rel, reason: 'not-regular' });
+      }
+      return { entries, refused };
+    },
+    async readListed(entry) {
+      try {
+        return { bytes: new Uint8Array(await readFile(entry.abs)) };
+      } catch {
+        return { refused: 'missing' };
+      }
+    },
+    async read(rel) {
+      const target = await resolveSafe(rel);
+      if ('refused' in target) return target;
+      if (target.kind !== 'file') return { refused: 'not-regular' };
+      try {
+        return { bytes: new Uint8Array(await readFile(target.abs)) };
+      } catch {
+        return { refused: 'missing' };
+      }
+    },
+  };
+}
+
+/** Converts a platform path relative to a root into `/` form. */
+export function toPosix(rel: string): string {
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}

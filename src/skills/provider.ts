@@ -1,0 +1,212 @@
+/**
+ * A skills folder as prompt, resource and skills providers, with optional
+ * live reload: the folder is watched, a change builds a new catalogue, and
+ * the new one replaces the old in one assignment only if it was built; a
+ * failed reload keeps the last good catalogue and logs why.
+ */
+import { watch as watchFolder, type FSWatcher } from 'node:fs';
+import { createEmitter } from '../core/changes.js';
+import { type Logger, silentLogger } from '../core/context.js';
+import { ResourceNotFoundError } from '../core/errors.js';
+import type { PromptProvider } from '../core/prompts.js';
+import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
+import { toBase64 } from '../core/resources.js';
+import type { SkillsProvider } from '../core/skills.js';
+import { parseUriTemplate } from '../core/uri-template.js';
+import { InvalidParamsError, ProtocolError, ErrorCode } from '../jsonrpc/errors.js';
+import { rankCompletions } from '../core/rank.js';
+import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
+import { formatIssue } from './issues.js';
+import { decodeUtf8, digestOf } from './load-skill.js';
+
+export interface SkillsFolderOptions extends CatalogueOptions {
+  /** Watch the folders and reload on change. */
+  watch?: boolean;
+  /** Quiet period after the last change before reloading, in ms. Default 100. */
+  debounceMs?: number;
+  logger?: Logger;
+}
+
+/** A loaded skills folder, ready to hand to createServer. */
+export interface SkillsFolder {
+  readonly prompts: PromptProvider;
+  readonly resources: ResourceProvider;
+  readonly skills: SkillsProvider;
+  /** The catalogue currently served. */
+  readonly catalogue: Catalogue;
+  /** Rebuilds now; resolves false when the rebuild failed and the old catalogue stays. */
+  reload(): Promise<boolean>;
+  /** Stops watching. */
+  close(): void;
+}
+
+/** The resource template every skill file matches (SEP-2640 URI shape). */
+export const SKILL_FILE_TEMPLATE = 'skill://{skill}/{+path}';
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Loads skills folders. Throws when a folder cannot be opened; problems with
+ * single files are reported in `catalogue.issues` (and to the logger) and the
+ * rest is served.
+ *
+ * @example
+ * const folder = await loadSkillsFolder(['./skills'], { watch: true });
+ * const server = createServer({ name: 'skills', version: '1.0.0', ...folder });
+ */
+export async function loadSkillsFolder(dirs: readonly string[], options: SkillsFolderOptions = {}): Promise<SkillsFolder> {
+  const logger = options.logger ?? silentLogger;
+  if (dirs.length === 0) throw new TypeError('loadSkillsFolder needs at least one folder');
+  let current = await buildCatalogue(dirs, options);
+  for (const issue of current.issues) if (issue.severity !== 'note') logger.warn(formatIssue(issue));
+
+  const promptChanges = createEmitter<void>();
+  const resourceChanges = createEmitter<ResourceEvent>();
+  const skillChanges = createEmitter<void>();
+  const live = options.watch === true;
+
+  let reloading: Promise<boolean> | undefined;
+  let again = false;
+  async function rebuild(): Promise<boolean> {
+    let next: Catalogue;
+    try {
+      next = await buildCatalogue(dirs, options);
+    } catch (error) {
+      logger.error('Reload failed; still serving the last good catalogue', error);
+      return false;
+    }
+    const previous = current;
+    current = next;
+    for (const issue of next.issues) if (issue.severity !== 'note' && !previous.issues.some((i) => same(i, issue))) logger.warn(formatIssue(issue));
+    if (!same(previous.prompts, next.prompts)) promptChanges.emit();
+    if (!same(previous.resources, next.resources)) resourceChanges.emit({ type: 'listChanged' });
+    for (const [uri, entry] of previous.files) {
+      const now = next.files.get(uri);
+      if (!now || now.record.digest !== entry.record.digest) resourceChanges.emit({ type: 'updated', uri });
+    }
+    if (!same(previous.skillEntries, next.skillEntries)) skillChanges.emit();
+    logger.info(`Reloaded: ${next.prompts.length} prompts, ${next.skills.length} skills`);
+    return true;
+  }
+  function reload(): Promise<boolean> {
+    if (reloading) {
+      // One more pass after the running one, so a change during a rebuild is not lost.
+      again = true;
+      return reloading;
+    }
+    reloading = rebuild().finally(() => {
+      reloading = undefined;
+      if (again) {
+        again = false;
+        void reload();
+      }
+    });
+    return reloading;
+  }
+
+  const watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  if (live) {
+    for (const dir of dirs) {
+      try {
+        const watcher = watchFolder(dir, { recursive: true }, () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => void reload(), options.debounceMs ?? 100);
+        });
+        watcher.on('error', (error) => logger.warn(`Watching ${dir} failed`, error));
+        watchers.push(watcher);
+      } catch (error) {
+        logger.warn(`Cannot watch ${dir}; changes will not be picked up`, error);
+      }
+    }
+  }
+
+  const template = parseUriTemplate(SKILL_FILE_TEMPLATE);
+
+  const prompts: PromptProvider = {
+    list: () => current.prompts,
+    get(name, args) {
+      const entry = current.promptsByName.get(name);
+      if (!entry) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
+      let rendered: { text: string; description: string | undefined };
+      try {
+        rendered = entry.render(args);
+      } catch (error) {
+        if (error instanceof ArgumentValueError) throw new InvalidParamsError(error.message, { name });
+        throw error;
+      }
+      const result = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: rendered.text } }] };
+      return rendered.description === undefined ? result : { description: rendered.description, ...result };
+    },
+    async complete(name, argument, context, ctx) {
+      const completer = current.promptsByName.get(name)?.completers.get(argument.name);
+      return completer ? completer(argument.value, context, ctx) : { values: [] };
+    },
+  };
+  if (live) prompts.watch = (listener) => promptChanges.watch(listener);
+
+  async function readFile(uri: string, attempt: number): Promise<{ bytes: Uint8Array; mimeType: string; text: boolean }> {
+    const entry = current.files.get(uri);
+    if (!entry) throw new ResourceNotFoundError(uri);
+    const read = await entry.fs.read(entry.record.rel);
+    if ('refused' in read) throw new ResourceNotFoundError(uri);
+    // The manifest promised these bytes (SEP-2640 §resources/read): if the file
+    // changed since, reload first so the bytes are never served under the old digest.
+    if (digestOf(read.bytes) !== entry.record.digest) {
+      if (attempt > 0) throw new ProtocolError(ErrorCode.InternalError, `${uri} is changing; try again`);
+      await reload();
+      return readFile(uri, attempt + 1);
+    }
+    return { bytes: read.bytes, mimeType: entry.record.mimeType, text: entry.record.text };
+  }
+
+  const resources: ResourceProvider = {
+    list: () => current.resources,
+    templates: () => [
+      {
+        uriTemplate: SKILL_FILE_TEMPLATE,
+        name: 'skill-file',
+        title: 'Skill files',
+        description: 'Any file of a served skill: SKILL.md, references, scripts, assets.',
+      },
+    ],
+    async read(uri) {
+      const { bytes, mimeType, text } = await readFile(uri, 0);
+      const decoded = text ? decodeUtf8(bytes) : undefined;
+      return { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
+    },
+    complete(uriTemplate, argument, context) {
+      if (uriTemplate !== SKILL_FILE_TEMPLATE || !template.variables.includes(argument.name)) {
+        throw new InvalidParamsError(`Template ${uriTemplate} has no variable "${argument.name}"`, { name: argument.name });
+      }
+      if (argument.name === 'skill') return rankCompletions(current.skills.map((s) => s.path), argument.value);
+      const skill = current.skills.find((s) => s.path === context.arguments.skill);
+      const files = skill ? skill.files.map((f) => f.inSkill) : current.skills.flatMap((s) => s.files.map((f) => `${f.inSkill}`));
+      return rankCompletions([...new Set(files)], argument.value);
+    },
+  };
+  if (live) resources.watch = (listener) => resourceChanges.watch(listener);
+
+  const skills: SkillsProvider = {
+    listSkills: () => current.skillEntries,
+    getSkill: (uri) => current.skillsByUri.get(uri),
+    readDirectory: (uri) => current.directories.get(uri),
+  };
+  if (live) skills.watch = (listener) => skillChanges.watch(listener);
+
+  return {
+    prompts,
+    resources,
+    skills,
+    get catalogue() {
+      return current;
+    },
+    reload,
+    close() {
+      clearTimeout(timer);
+      for (const watcher of watchers.splice(0)) watcher.close();
+    },
+  };
+}

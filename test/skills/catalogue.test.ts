@@ -1,0 +1,159 @@
+/**
+ * A skills folder as a catalogue: prompts (the floor and past it), resources
+ * under skill:// URIs, Skills-extension entries, and broken input.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../src/skills/catalogue.js';
+import { ROOT } from '../_stdio-client.js';
+
+const VALID = `${ROOT}test/fixtures/skills/valid`;
+const BROKEN = `${ROOT}test/fixtures/skills/broken`;
+
+function render(catalogue: Awaited<ReturnType<typeof buildCatalogue>>, name: string, args: Record<string, string> = {}) {
+  const entry = catalogue.promptsByName.get(name);
+  if (!entry) throw new Error(`no prompt ${name}`);
+  return entry.render(args);
+}
+
+describe('buildCatalogue on a valid folder', () => {
+  it('makes each skill a prompt named by its name, listed with the first sentence of its description', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const byName = new Map(catalogue.prompts.map((p) => [p.name, p]));
+    expect(byName.get('pdf-tools')?.description).toBe('Fill, merge and inspect PDF files, e.g. tax forms v1.2 or contracts.');
+    expect(byName.get('localized')?.description).toBe('A skill with a French variant.');
+    expect(byName.get('unicode-skill')?.description).toBe('日本語の説明です。');
+    expect(catalogue.issues.filter((i) => i.severity !== 'note')).toEqual([]);
+  });
+
+  it('returns SKILL.md verbatim, frontmatter included, with reference citations rewritten path only', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const original = readFileSync(`${VALID}/pdf-tools/SKILL.md`, 'utf8');
+    const { text, description } = render(catalogue, 'pdf-tools');
+    expect(description).toBe('Fill, merge and inspect PDF files, e.g. tax forms v1.2 or contracts. Use when a task mentions a PDF.');
+    expect(text).toBe(
+      original
+        .replace('Read references/forms.md before', 'Read pdf-tools-references-forms before')
+        .replace('(references/forms.md)', '(pdf-tools-references-forms)')
+        .replace('../references/style.md and references/style.md', 'valid-references-style and valid-references-style'),
+    );
+    expect(text).toContain('references/missing.md');
+    expect(text).toContain('xreferences/forms.md');
+    expect(render(catalogue, 'unicode-skill').text).toBe(readFileSync(`${VALID}/unicode-skill/SKILL.md`, 'utf8'));
+  });
+
+  it('serves reference documents as <skill>-references-<slug> and shared ones under the folder prefix', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    expect(render(catalogue, 'pdf-tools-references-forms').text).toBe(readFileSync(`${VALID}/pdf-tools/references/forms.md`, 'utf8'));
+    expect(catalogue.prompts.find((p) => p.name === 'pdf-tools-references-forms')?.description).toBe('Filling PDF forms');
+    expect(catalogue.prompts.find((p) => p.name === 'valid-references-style')?.description).toBe('The shared house style for every skill.');
+    const custom = await buildCatalogue([VALID], { prefix: 'house' });
+    expect(custom.promptsByName.has('house-references-style')).toBe(true);
+    expect(render(custom, 'pdf-tools').text).toContain('house-references-style');
+  });
+
+  it('declares arguments, substitutes placeholders in the body only, and completes in context', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const prompt = catalogue.prompts.find((p) => p.name === 'greeting');
+    expect(prompt?.arguments).toEqual([
+      { name: 'who', description: 'Whom to greet', required: true },
+      { name: 'language', description: 'Language of the greeting' },
+      { name: 'variant', description: 'Regional variant' },
+    ]);
+    const { text } = render(catalogue, 'greeting', { who: 'Ada', language: 'french', variant: 'fr-CA' });
+    expect(text.startsWith('---\nname: greeting\n')).toBe(true);
+    expect(text).toContain('Say hello to Ada in french (fr-CA). Keep {{who}} literal.');
+    expect(text).toContain('description: Whom to greet');
+    const entry = catalogue.promptsByName.get('greeting');
+    const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+    expect((await entry?.completers.get('language')?.('fr', { arguments: {} }, ctx))?.values).toEqual(['french']);
+    expect((await entry?.completers.get('variant')?.('', { arguments: { language: 'french' } }, ctx))?.values).toEqual(['fr-FR', 'fr-CA']);
+    expect((await entry?.completers.get('variant')?.('us', { arguments: {} }, ctx))?.values).toEqual(['en-US']);
+  });
+
+  it('adds a locale argument for SKILL.<locale>.md variants and serves the variant on request', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const prompt = catalogue.prompts.find((p) => p.name === 'localized');
+    expect(prompt?.arguments?.map((a) => a.name)).toEqual(['locale']);
+    expect(render(catalogue, 'localized').text).toContain('Hello in English.');
+    const french = render(catalogue, 'localized', { locale: 'fr' });
+    expect(french.text).toBe(readFileSync(`${VALID}/localized/SKILL.fr.md`, 'utf8'));
+    expect(french.description).toBe('Une compétence avec une variante française. Deuxième phrase.');
+    expect(() => render(catalogue, 'localized', { locale: 'de' })).toThrow(/no "de" text; available: fr/);
+  });
+
+  it('maps plain prompt files, Claude Code commands and VS Code prompt files onto prompts', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const byName = new Map(catalogue.prompts.map((p) => [p.name, p]));
+    expect(byName.get('summarize')).toEqual({
+      name: 'summarize',
+      description: 'Summarize a text in a given number of bullet points.',
+      arguments: [{ name: 'count', description: 'How many bullets' }, { name: 'text', required: true }],
+    });
+    expect(render(catalogue, 'summarize', { count: '3', text: 'Long text.' }).text).toBe('Summarize in 3 bullets:\n\nLong text.\n');
+    expect(byName.get('frontend:review')?.arguments).toEqual([{ name: 'arguments', description: '[pr-number] [priority]' }]);
+    expect(render(catalogue, 'frontend:review', { arguments: '42 "very high"' }).text).toBe(
+      'Review PR #42 with priority very high. All arguments: 42 "very high". Missing: $3.\n',
+    );
+    expect(byName.get('component')?.arguments).toEqual([
+      { name: 'componentName', description: 'Name of the component', required: true },
+      { name: 'framework', required: true },
+    ]);
+    expect(render(catalogue, 'component', { componentName: 'Button', framework: 'react' }).text).toBe(
+      'Create Button using react in ${workspaceFolder}.\n',
+    );
+  });
+
+  it('exposes every file of a skill under skill://<name>/<path> with sizes, digests and MIME types', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const entry = catalogue.skillsByUri.get('skill://pdf-tools/SKILL.md');
+    expect(entry?.frontmatter).toEqual({
+      name: 'pdf-tools',
+      description: 'Fill, merge and inspect PDF files, e.g. tax forms v1.2 or contracts. Use when a task mentions a PDF.',
+      license: 'MIT',
+      metadata: { author: 'skillport tests' },
+    });
+    const files = entry?.resources === 'dynamic' ? [] : (entry?.resources ?? []);
+    expect(files.map((f) => f.uri)).toEqual([
+      'skill://pdf-tools/SKILL.md',
+      'skill://pdf-tools/assets/logo.png',
+      'skill://pdf-tools/references/forms.md',
+      'skill://pdf-tools/scripts/fill.py',
+      'skill://pdf-tools/templates/letter.txt',
+    ]);
+    for (const file of files) {
+      const bytes = readFileSync(`${VALID}/pdf-tools/${file.uri.slice('skill://pdf-tools/'.length)}`);
+      expect(file.size).toBe(bytes.length);
+      expect(file.digest).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+    }
+    const resources = new Map(catalogue.resources.map((r) => [r.uri, r]));
+    expect(resources.get('skill://pdf-tools/SKILL.md')).toMatchObject({ name: 'pdf-tools', mimeType: 'text/markdown', description: entry?.frontmatter.description });
+    expect(catalogue.files.get('skill://pdf-tools/assets/logo.png')?.record).toMatchObject({ mimeType: 'image/png', text: false });
+    expect(catalogue.files.get('skill://pdf-tools/scripts/fill.py')?.record.text).toBe(true);
+    expect(catalogue.directories.get('skill://pdf-tools')?.map((r) => [r.name, r.mimeType])).toEqual([
+      ['assets', 'inode/directory'],
+      ['references', 'inode/directory'],
+      ['scripts', 'inode/directory'],
+      ['templates', 'inode/directory'],
+      ['SKILL.md', 'text/markdown'],
+    ]);
+    expect(catalogue.directories.get('skill://pdf-tools/references')?.map((r) => r.uri)).toEqual(['skill://pdf-tools/references/forms.md']);
+  });
+});
+
+describe('buildCatalogue on broken input', () => {
+  it('reports each problem with file and line and serves the rest', async () => {
+    const catalogue = await buildCatalogue([BROKEN]);
+    const found = catalogue.issues.map((i) => [i.severity, i.code, i.path, i.line]);
+    expect(found).toContainEqual(['error', 'invalid_yaml', 'bad-yaml/SKILL.md', 3]);
+    expect(found).toContainEqual(['error', 'missing_name', 'no-name/SKILL.md', undefined]);
+    expect(found).toContainEqual(['error', 'missing_description', 'no-description/SKILL.md', undefined]);
+    expect(found).toContainEqual(['warning', 'name_mismatch', 'Mismatched_Folder/SKILL.md', undefined]);
+    expect(found).toContainEqual(['note', 'extension_key', 'Mismatched_Folder/SKILL.md', undefined]);
+    expect(found.filter((f) => f[1] === 'duplicate_name')).toEqual([['warning', 'duplicate_name', 'dup-b/SKILL.md', undefined]]);
+    expect(catalogue.prompts.map((p) => p.name).sort()).toEqual(['dup', 'fine', 'mismatched-name']);
+    // Deterministic: the first folder in sorted order wins.
+    expect(render(catalogue, 'dup').text).toContain('First dup.');
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteCitations } from '../../src/skills/citations.js';
+import { parseFrontmatter } from '../../src/skills/frontmatter.js';
+import { validateSkillFrontmatter } from '../../src/skills/validate.js';
+
+describe('parseFrontmatter', () => {
+  it('splits frontmatter and body, with the body line', () => {
+    const result = parseFrontmatter('---\nname: a\ndescription: b\n---\n# Body\n');
+    expect(result).toEqual({ ok: true, value: { data: { name: 'a', description: 'b' }, body: '# Body\n', bodyOffset: 31, bodyLine: 5 } });
+  });
+
+  it('accepts a BOM and CRLF line ends', () => {
+    const result = parseFrontmatter('\uFEFF---\r\nname: a\r\n---\r\nbody');
+    expect(result.ok && result.value.data).toEqual({ name: 'a' });
+    expect(result.ok && result.value.body).toBe('body');
+  });
+
+  it('treats text without frontmatter as all body', () => {
+    expect(parseFrontmatter('# Just text')).toEqual({ ok: true, value: { data: {}, body: '# Just text', bodyOffset: 0, bodyLine: 1 } });
+  });
+
+  it('reports invalid YAML with the line in the file', () => {
+    expect(parseFrontmatter('---\nname: a\ndescription: [x\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml', line: 3 });
+    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml' });
+  });
+
+  it('reports an unclosed block and a non-mapping', () => {
+    expect(parseFrontmatter('---\nname: a\n')).toMatchObject({ ok: false, code: 'unclosed_frontmatter', line: 1 });
+    expect(parseFrontmatter('---\n- a\n- b\n---\n')).toMatchObject({ ok: false, code: 'invalid_frontmatter' });
+  });
+
+  it('refuses alias bombs instead of expanding them', () => {
+    const bomb = ['---', 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(',')}]`), '---', ''].join('\n');
+    expect(() => parseFrontmatter(bomb)).not.toThrow();
+    expect(parseFrontmatter(bomb).ok).toBe(false);
+  });
+});
+
+describe('validateSkillFrontmatter', () => {
+  it('accepts a well-formed skill with no findings but notes for extension keys', () => {
+    expect(validateSkillFrontmatter({ name: 'pdf', description: 'Does PDFs.', license: 'MIT', metadata: { a: 'b' } }, 'pdf', 'pdf/SKILL.md')).toEqual([]);
+    expect(validateSkillFrontmatter({ name: 'pdf', description: 'x', 'argument-hint': '[a]' }, 'pdf', 'p')).toEqual([
+      { severity: 'note', code: 'extension_key', path: 'p', message: '"argument-hint" is an extension of Claude Code, not an Agent Skills key' },
+    ]);
+  });
+
+  it.each([
+    [{ description: 'x' }, 'missing_name', 'error'],
+    [{ name: 'a' }, 'missing_description', 'error'],
+    [{ name: 'a', description: '   ' }, 'missing_description', 'error'],
+    [{ name: 'Bad_Name', description: 'x' }, 'invalid_name', 'warning'],
+    [{ name: 'a--b', description: 'x' }, 'invalid_name', 'warning'],
+    [{ name: '-a', description: 'x' }, 'invalid_name', 'warning'],
+    [{ name: 'a'.repeat(65), description: 'x' }, 'name_too_long', 'warning'],
+    [{ name: 'a', description: 'x'.repeat(1025) }, 'description_too_long', 'warning'],
+    [{ name: 'a', description: 'x', metadata: { n: 1 } }, 'invalid_metadata', 'warning'],
+    [{ name: 'a', description: 'x', compatibility: 'y'.repeat(501) }, 'invalid_compatibility', 'warning'],
+    [{ name: 'a', description: 'x', 'allowed-tools': ['Read'] }, 'invalid_allowed_tools', 'warning'],
+  ])('flags %j as %s', (data, code, severity) => {
+    const name = (data as { name?: unknown }).name;
+    const folder = typeof name === 'string' ? name : 'a';
+    expect(validateSkillFrontmatter(data, folder, 'f')).toContainEqual(expect.objectContaining({ code, severity }));
+  });
+
+  it('warns when the name differs from the folder', () => {
+    expect(validateSkillFrontmatter({ name: 'a', description: 'x' }, 'b', 'f')).toEqual([
+      { severity: 'warning', code: 'name_mismatch', path: 'f', message: 'The name "a" differs from its folder "b"' },
+    ]);
+  });
+});
+
+describe('rewriteCitations', () => {
+  const targets = { local: new Map([['forms', 'pdf-references-forms']]), shared: new Map([['style', 'docs-references-style']]) };
+
+  it('rewrites the path only and leaves prose and unknown citations alone', () => {
+    expect(rewriteCitations('See references/forms.md, then ./references/forms.md.', targets)).toBe('See pdf-references-forms, then pdf-references-forms.');
+    expect(rewriteCitations('[guide](references/forms.md) and ../references/style.md', targets)).toBe('[guide](pdf-references-forms) and docs-references-style');
+    expect(rewriteCitations('references/other.md a/references/forms.md references/forms.mdx', targets)).toBe(
+      'references/other.md a/references/forms.md references/forms.mdx',
+    );
+  });
+});

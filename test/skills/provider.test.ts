@@ -1,0 +1,144 @@
+/**
+ * loadSkillsFolder: reading files through the confined view, live reload and
+ * its change events, and what stays outside the served folder.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSkillsFolder, type SkillsFolder } from '../../src/skills/provider.js';
+import { ROOT } from '../_stdio-client.js';
+
+const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+const temps: string[] = [];
+const folders: SkillsFolder[] = [];
+
+function tempCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skillport-'));
+  temps.push(dir);
+  const target = join(dir, 'skills');
+  cpSync(`${ROOT}test/fixtures/skills/valid`, target, { recursive: true });
+  return target;
+}
+
+function skill(dir: string, name: string, description: string, body = 'body'): void {
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`);
+}
+
+async function open(dir: string, watch = false): Promise<SkillsFolder> {
+  const folder = await loadSkillsFolder([dir], { watch, debounceMs: 20 });
+  folders.push(folder);
+  return folder;
+}
+
+afterEach(() => {
+  for (const folder of folders.splice(0)) folder.close();
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Resolves when `check` holds; bounded so a missing event fails instead of hanging. */
+async function eventually(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('loadSkillsFolder', () => {
+  it('reads text files as text and binary files as base64 blobs, byte for byte', async () => {
+    const dir = tempCopy();
+    const folder = await open(dir);
+    const text = await folder.resources.read('skill://pdf-tools/SKILL.md', ctx);
+    expect(text.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('# PDF tools') });
+    const blob = await folder.resources.read('skill://pdf-tools/assets/logo.png', ctx);
+    expect(blob.contents[0]).toMatchObject({ mimeType: 'image/png', blob: execFileSync('base64', ['-w0', join(dir, 'pdf-tools/assets/logo.png')]).toString() });
+    await expect(async () => folder.resources.read('skill://pdf-tools/nope.md', ctx)).rejects.toMatchObject({ name: 'ResourceNotFoundError' });
+  });
+
+  it('refuses traversal in URIs and never serves bytes from outside the folder', async () => {
+    const dir = tempCopy();
+    const outside = join(dir, '..', 'secret.txt');
+    writeFileSync(outside, 'TOP SECRET');
+    symlinkSync(outside, join(dir, 'pdf-tools', 'leak.txt'));
+    symlinkSync(join(dir, '..'), join(dir, 'pdf-tools', 'up'));
+    mkdirSync(join(dir, 'outside-skill-target'));
+    execFileSync('mkfifo', [join(dir, 'pdf-tools', 'pipe')]);
+    const folder = await open(dir);
+    const uris = folder.catalogue.resources.map((r) => r.uri);
+    expect(uris.some((u) => u.includes('leak') || u.includes('/up') || u.includes('pipe'))).toBe(false);
+    for (const uri of [
+      'skill://pdf-tools/leak.txt',
+      'skill://pdf-tools/../../secret.txt',
+      'skill://pdf-tools/%2e%2e/%2e%2e/secret.txt',
+      'skill://pdf-tools/up/secret.txt',
+      'skill://pdf-tools/pipe',
+      'skill://pdf-tools/..\\..\\secret.txt',
+      'skill://pdf-tools/SKILL.md\u0000',
+      `file://${outside}`,
+    ]) {
+      await expect(async () => folder.resources.read(uri, ctx), uri).rejects.toMatchObject({ name: 'ResourceNotFoundError' });
+    }
+    const codes = folder.catalogue.issues.map((i) => `${i.code} ${i.path}`);
+    expect(codes).toContain('outside_folder pdf-tools/leak.txt');
+    expect(codes).toContain('outside_folder pdf-tools/up');
+    expect(codes).toContain('not_regular pdf-tools/pipe');
+  });
+
+  it('follows symbolic links that stay inside the folder', async () => {
+    const dir = tempCopy();
+    symlinkSync(join(dir, 'pdf-tools', 'references', 'forms.md'), join(dir, 'pdf-tools', 'forms-link.md'));
+    const folder = await open(dir);
+    const read = await folder.resources.read('skill://pdf-tools/forms-link.md', ctx);
+    expect(read.contents[0]).toMatchObject({ text: expect.stringContaining('Filling PDF forms') });
+  });
+
+  it('reloads on change, swaps the catalogue whole and reports list changes and updates', async () => {
+    const dir = tempCopy();
+    const folder = await open(dir, true);
+    const events: string[] = [];
+    folder.prompts.watch?.(() => events.push('prompts'));
+    folder.resources.watch?.((e) => events.push(e.type === 'updated' ? `updated ${e.uri}` : 'resources'));
+    skill(dir, 'fresh', 'Added while serving.');
+    await eventually(() => events.includes('prompts'));
+    expect((await folder.prompts.list()).map((p) => p.name)).toContain('fresh');
+    writeFileSync(join(dir, 'pdf-tools', 'references', 'forms.md'), '# Changed\n');
+    await eventually(() => events.includes('updated skill://pdf-tools/references/forms.md'));
+    expect((await folder.resources.read('skill://pdf-tools/references/forms.md', ctx)).contents[0]).toMatchObject({ text: '# Changed\n' });
+  });
+
+  it('keeps the last good catalogue when a reload fails', async () => {
+    const dir = tempCopy();
+    const folder = await open(dir);
+    const before = folder.catalogue;
+    renameSync(dir, `${dir}-moved`);
+    temps.push(`${dir}-moved`);
+    expect(await folder.reload()).toBe(false);
+    expect(folder.catalogue).toBe(before);
+    expect((await folder.prompts.list()).length).toBe(before.prompts.length);
+  });
+
+  it('never serves bytes under a stale digest: a changed file is reloaded before it is read', async () => {
+    const dir = tempCopy();
+    const folder = await open(dir);
+    const before = folder.catalogue.skillsByUri.get('skill://pdf-tools/SKILL.md');
+    writeFileSync(join(dir, 'pdf-tools', 'scripts', 'fill.py'), 'print("changed")\n');
+    const read = await folder.resources.read('skill://pdf-tools/scripts/fill.py', ctx);
+    expect(read.contents[0]).toMatchObject({ text: 'print("changed")\n' });
+    const after = folder.catalogue.skillsByUri.get('skill://pdf-tools/SKILL.md');
+    const digest = (entry: typeof before) => (entry?.resources === 'dynamic' ? undefined : entry?.resources.find((f) => f.uri.endsWith('fill.py'))?.digest);
+    expect(digest(after)).not.toBe(digest(before));
+  });
+
+  it('loads 1,000 generated skills and one hard-linked file like any other', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillport-many-'));
+    temps.push(dir);
+    for (let i = 0; i < 1000; i++) skill(dir, `skill-${String(i).padStart(4, '0')}`, `Generated skill number ${i}. More text.`, `Body ${i}`);
+    linkSync(join(dir, 'skill-0000', 'SKILL.md'), join(dir, 'skill-0001', 'copy.md'));
+    const folder = await open(dir);
+    expect(folder.catalogue.skills).toHaveLength(1000);
+    expect((await folder.prompts.list())[999]).toEqual({ name: 'skill-0999', description: 'Generated skill number 999.' });
+  });
+});
