@@ -120,7 +120,7 @@ export function skillLike(count) {
   });
 }
 export const skillName = (i) => `skill-${String(i).padStart(5, '0')}`;
-export const skillDescription = (i) => `Skill number ${i}: does one small thing well when asked about topic ${i % 97}.`;
+export const skillDescription = (i) => `Skill number ${i} does one small thing well when asked about topic ${i % 97}.`;
 export function skillBody(i) {
   const para = `When the user asks about topic ${i % 97}, follow these steps carefully and cite the relevant files. `;
   let text = `# Skill ${i}\n\n`;
