@@ -5,8 +5,8 @@
  */
 
 // Server
-export { createServer } from './server/index.js';
-export type { CloseReason, Connection, Peer, Server, ServerOptions } from './server/index.js';
+export { createServer, DEFAULT_LIMITS } from './server/index.js';
+export type { CloseReason, Connection, Peer, Server, ServerLimits, ServerOptions } from './server/index.js';
 
 // Prompts
 export { definePrompt, livePrompts, staticPrompts } from './core/prompts.js';

@@ -4,7 +4,7 @@
  * answers in neutral terms. It knows no revision and no transport; revision
  * adapters call it and encode what it returns.
  */
-import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
+import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
 import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, RequestContext } from './context.js';
 import { silentLogger } from './context.js';
@@ -52,6 +52,8 @@ export interface EngineOptions {
   skills?: SkillsProvider;
   /** Items per page of every list method. Default 50. */
   pageSize?: number;
+  /** Largest prompt result, in UTF-8 bytes of its content; larger ones fail with -32603. */
+  maxPromptBytes?: number;
   logger?: Logger;
 }
 
@@ -99,11 +101,26 @@ function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
   return new Map(prompts.map((p) => [p.name, p]));
 }
 
+const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a prompt result's content: texts, base64 data and embedded resources. */
+function promptBytes(result: PromptResult): number {
+  let total = 0;
+  for (const { content } of result.messages) {
+    if (content.type === 'text') total += encoder.encode(content.text).length;
+    else if (content.type === 'image' || content.type === 'audio') total += content.data.length;
+    else if (content.type === 'resource') total += 'text' in content.resource ? encoder.encode(content.resource.text).length : content.resource.blob.length;
+    else total += content.uri.length;
+  }
+  return total;
+}
+
 /** Creates the engine for a set of providers. */
 export function createEngine(options: EngineOptions): Engine {
   const { prompts, resources, completions, skills } = options;
   const logger = options.logger ?? silentLogger;
   const pageSize = options.pageSize ?? 50;
+  const maxPromptBytes = options.maxPromptBytes ?? Number.POSITIVE_INFINITY;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError('pageSize must be a positive integer');
 
   const events = createEmitter<EngineEvent>((error) => logger.error('A change listener failed', error));
@@ -214,7 +231,13 @@ export function createEngine(options: EngineOptions): Engine {
       }
       // A request cancelled while the catalogue was loading never reaches the provider.
       ctx.signal.throwIfAborted();
-      return provider.get(name, args, ctx);
+      const result = await provider.get(name, args, ctx);
+      const size = promptBytes(result);
+      if (size > maxPromptBytes) {
+        logger.warn(`Prompt "${name}" produced ${size} bytes, over the ${maxPromptBytes}-byte limit`);
+        throw new ProtocolError(ErrorCode.InternalError, 'The prompt is larger than this server allows');
+      }
+      return result;
     },
     async complete(ref, argument, context, ctx) {
       if (!features.completions) throw new MethodNotFoundError('completion/complete');

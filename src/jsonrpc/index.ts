@@ -1,6 +1,6 @@
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './errors.js';
 export type { ErrorCodeValue } from './errors.js';
-export { classify, errorResponse, parseErrorResponse, parseJson, resultResponse } from './messages.js';
+export { classify, errorResponse, nestingDepthExceeds, parseErrorResponse, parseJson, parseMessage, resultResponse } from './messages.js';
 export type {
   Classified,
   JsonRpcError,

@@ -124,6 +124,40 @@ export function parseErrorResponse(): JsonRpcError {
   return errorResponse(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON');
 }
 
+/**
+ * How deeply `text` nests arrays and objects, scanning at most until `limit`
+ * is passed. Brackets inside strings do not count. This runs before
+ * JSON.parse so a deeply nested message costs a linear scan, not a parse.
+ */
+export function nestingDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses one message's text with a nesting limit: the parsed value, or the
+ * error response to send (-32700 for malformed JSON, -32600 for nesting
+ * deeper than `maxDepth`, both with id null since no id could be read).
+ */
+export function parseMessage(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false; response: JsonRpcError } {
+  if (nestingDepthExceeds(text, maxDepth)) {
+    return { ok: false, response: errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: nested deeper than ${maxDepth} levels`) };
+  }
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed : { ok: false, response: parseErrorResponse() };
+}
+
 /** Parses one message's text; undefined on malformed JSON. */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {

@@ -12,6 +12,18 @@ import type { SkillsProvider } from '../core/skills.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection, type Peer } from './connection.js';
 
+/** Resource limits; every transport applies them to what it receives. */
+export interface ServerLimits {
+  /** Largest message accepted, in bytes (stdio line, HTTP body). Default 4 MiB. */
+  maxMessageBytes: number;
+  /** Deepest nesting of arrays and objects in a message. Default 64. */
+  maxJsonDepth: number;
+  /** Largest prompt a provider may return, in UTF-8 bytes of its content. Default 8 MiB. */
+  maxPromptBytes: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = { maxMessageBytes: 4 * 1024 * 1024, maxJsonDepth: 64, maxPromptBytes: 8 * 1024 * 1024 };
+
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerInfo {
   /** Guidance for the model, sent on initialize and discover. */
@@ -31,12 +43,15 @@ export interface ServerOptions extends ServerInfo {
   cache?: Partial<CachePolicy>;
   /** Extension settings declared in `capabilities.extensions` (2026-07-28). */
   extensions?: Record<string, Record<string, unknown>>;
+  /** Resource limits; each defaults to {@link DEFAULT_LIMITS}. */
+  limits?: Partial<ServerLimits>;
   logger?: Logger;
 }
 
 /** A server definition, ready to be served over any transport. */
 export interface Server {
   readonly info: ServerInfo;
+  readonly limits: ServerLimits;
   /** Opens a connection for one peer; the transport owns its lifetime. */
   connect(peer: Peer): Connection;
   /** The current prompt catalogue (also builds it, surfacing provider errors early). */
@@ -62,7 +77,12 @@ export interface Server {
  */
 export function createServer(options: ServerOptions): Server {
   const logger = options.logger ?? silentLogger;
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`limits.${key} must be a positive integer`);
+  }
   const engine = createEngine({
+    maxPromptBytes: limits.maxPromptBytes,
     ...(options.prompts ? { prompts: options.prompts } : {}),
     ...(options.resources ? { resources: options.resources } : {}),
     ...(options.completions ? { completions: options.completions } : {}),
@@ -89,6 +109,7 @@ export function createServer(options: ServerOptions): Server {
 
   return {
     info,
+    limits,
     engine,
     connect: (peer) => createConnection(engine, description, peer, logger),
     prompts: () => engine.prompts(),

@@ -25,7 +25,10 @@ interface Import {
 
 function imports(): Import[] {
   return files(SRC).flatMap((path) => {
-    const text = readFileSync(path, 'utf8');
+    // Comments may show import lines as examples; only code counts.
+    const text = readFileSync(path, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     const found = [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
     const file = relative(SRC, path);
     return found.map((specifier) => ({

@@ -8,6 +8,7 @@ describe('public API', () => {
   it('exports these runtime names from skillport', async () => {
     const entry = await import('../../src/index.js');
     expect(Object.keys(entry).sort()).toEqual([
+      'DEFAULT_LIMITS',
       'ErrorCode',
       'InvalidParamsError',
       'LEGACY_VERSIONS',

@@ -114,6 +114,15 @@ describe('createEngine', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('refuses a prompt larger than maxPromptBytes with a generic -32603', async () => {
+    const engine = createEngine({
+      maxPromptBytes: 10,
+      prompts: staticPrompts([definePrompt({ name: 'small', get: () => 'ten bytes!' }), definePrompt({ name: 'big', get: () => 'é'.repeat(6) })]),
+    });
+    expect((await engine.getPrompt('small', {}, ctx)).messages).toHaveLength(1);
+    await expect(engine.getPrompt('big', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The prompt is larger than this server allows' });
+  });
+
   it('does not keep a failed catalogue build', async () => {
     let fail = true;
     const engine = createEngine({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/jsonrpc/messages.js';
+import { classify, nestingDepthExceeds, parseMessage } from '../../src/jsonrpc/messages.js';
 
 describe('classify', () => {
   it('sorts requests, notifications and responses', () => {
@@ -26,5 +26,25 @@ describe('classify', () => {
     const result = classify(value);
     expect(result).toMatchObject({ kind: 'invalid', id });
     expect(result.kind === 'invalid' && result.reason).toContain(reason);
+  });
+});
+
+describe('parseMessage', () => {
+  it('refuses nesting past the limit before parsing, with -32600 and id null', () => {
+    const deep = `${'['.repeat(65)}${']'.repeat(65)}`;
+    expect(parseMessage(deep, 64)).toEqual({
+      ok: false,
+      response: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request: nested deeper than 64 levels' } },
+    });
+    expect(parseMessage(`${'['.repeat(64)}${']'.repeat(64)}`, 64).ok).toBe(true);
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    expect(nestingDepthExceeds(JSON.stringify({ a: '[[[[{{{{\\"[[[[' }), 2)).toBe(false);
+    expect(nestingDepthExceeds('{"a":{"b":{"c":1}}}', 2)).toBe(true);
+  });
+
+  it('answers malformed JSON with -32700', () => {
+    expect(parseMessage('{"a":', 64)).toMatchObject({ ok: false, response: { id: null, error: { code: -32700 } } });
   });
 });

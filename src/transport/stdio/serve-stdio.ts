@@ -7,7 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { errorResponse, type JsonRpcOutgoing, parseErrorResponse, parseJson } from '../../jsonrpc/messages.js';
+import { errorResponse, type JsonRpcOutgoing, parseMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
 import { createLineReader } from './line-reader.js';
 
@@ -17,7 +17,7 @@ export interface StdioOptions {
   /** Defaults to process.stdout. */
   output?: Writable;
   logger?: Logger;
-  /** Largest message accepted, in bytes. Default 4 MiB. */
+  /** Largest message accepted, in bytes. Default: the server's `limits.maxMessageBytes`. */
   maxMessageBytes?: number;
   /** How long in-flight requests may finish after stdin ends or shutdown starts. Default 5000 ms. */
   drainTimeoutMs?: number;
@@ -42,7 +42,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const logger = options.logger ?? silentLogger;
-  const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+  const maxBytes = options.maxMessageBytes ?? server.limits.maxMessageBytes;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
   const pending = new Set<Promise<void>>();
   let writable = true;
@@ -61,8 +61,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   const connection = server.connect({ send: write });
 
   function onLine(text: string): void {
-    const parsed = parseJson(text);
-    if (!parsed.ok) return write(parseErrorResponse());
+    const parsed = parseMessage(text, server.limits.maxJsonDepth);
+    if (!parsed.ok) return write(parsed.response);
     const task = connection
       .receive(parsed.value)
       .then((response) => {
