@@ -38,7 +38,13 @@ function firstLine(body: string): string | undefined {
 
 /** Maps one prompt file; undefined (with issues) when it cannot be served. */
 export function loadPromptFile(ref: PromptFileRef, text: string, issues: Issue[]): PromptFileRecord | undefined {
-  const parsed = parseFrontmatter(text);
+  let parsed = parseFrontmatter(text);
+  if (!parsed.ok && ref.format === 'claude-command') {
+    // Claude Code's docs write `argument-hint: [issue] [priority]` unquoted,
+    // which is not valid YAML; read the value as the string it is meant to be.
+    const quoted = text.replace(/^(argument-hint:[ \t]*)(\[[^\n]*?)[ \t]*$/m, (_line, key: string, value: string) => `${key}${JSON.stringify(value)}`);
+    if (quoted !== text) parsed = parseFrontmatter(quoted);
+  }
   if (!parsed.ok) {
     issues.push({ severity: 'error', code: parsed.code, path: ref.rel, line: parsed.line, message: parsed.message });
     return undefined;

@@ -57,7 +57,7 @@ describe('skillport CLI', () => {
     const text = cli('list', VALID);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^greeting +Greets someone in a chosen language\. +\(who \[language\] \[variant\]\)$/m);
-    expect(text.stdout).toContain('9 prompts, 4 skills');
+    expect(text.stdout).toContain('10 prompts, 4 skills');
     const json = JSON.parse(cli('list', VALID, '--json').stdout) as { prompts: Array<{ name: string }> };
     expect(json.prompts.map((p) => p.name)).toContain('frontend:review');
   });
@@ -90,7 +90,7 @@ describe('skillport CLI', () => {
     expect(broken.stdout).toMatch(/^FAILED: 3 skills, 3 prompts, \d+ files; 3 errors, \d+ warnings, \d+ notes$/m);
     const valid = cli('check', VALID);
     expect(valid.status).toBe(0);
-    expect(valid.stdout).toMatch(/^OK: 4 skills, 9 prompts/m);
+    expect(valid.stdout).toMatch(/^OK: 4 skills, 10 prompts/m);
     expect(valid.stdout).toContain('greeting/SKILL.md: note: "arguments" is an extension of skillport (prompt arguments)');
     const json = JSON.parse(cli('check', BROKEN, '--json').stdout) as { ok: boolean; errors: number };
     expect(json).toMatchObject({ ok: false, errors: 3 });

@@ -93,6 +93,9 @@ describe('buildCatalogue on a valid folder', () => {
     });
     expect(render(catalogue, 'summarize', { count: '3', text: 'Long text.' }).text).toBe('Summarize in 3 bullets:\n\nLong text.\n');
     expect(byName.get('frontend:review')?.arguments).toEqual([{ name: 'arguments', description: '[pr-number] [priority]' }]);
+    // Claude Code's docs leave the hint unquoted, which is not YAML; it still loads.
+    expect(byName.get('deploy')?.arguments).toEqual([{ name: 'arguments', description: '[service] [environment]' }]);
+    expect(render(catalogue, 'deploy', { arguments: 'api staging' }).text).toBe('Deploy api to staging.\n');
     expect(render(catalogue, 'frontend:review', { arguments: '42 "very high"' }).text).toBe(
       'Review PR #42 with priority very high. All arguments: 42 "very high". Missing: $3.\n',
     );
