@@ -1,0 +1,135 @@
+/**
+ * How the catalogue's loaded records become prompts and directory listings:
+ * a skill's prompt (verbatim text, declared arguments, locale variants), a
+ * reference document's prompt, a prompt file's prompt, and the children of
+ * each directory of a skill for `resources/directory/read`.
+ */
+import { type ResolvedCompleter, resolveCompleter } from '../core/completers.js';
+import type { Prompt, PromptArgument, Resource } from '../core/model.js';
+import type { DeclaredArgument } from './arguments.js';
+import { type CitationTargets, rewriteCitations } from './citations.js';
+import { parseFrontmatter } from './frontmatter.js';
+import type { SkillRecord } from './load-skill.js';
+import type { PromptFileRecord } from './prompt-files.js';
+import { firstSentence } from './sentence.js';
+import { substituteTemplate } from './substitute.js';
+
+/** A prompt of the catalogue and how to render it. */
+export interface PromptEntry {
+  prompt: Prompt;
+  /** Renders the prompt's text and full description; throws {@link ArgumentValueError} for a bad value. */
+  render(args: Record<string, string>): { text: string; description: string | undefined };
+  completers: ReadonlyMap<string, ResolvedCompleter>;
+}
+
+/** Thrown by a render when an argument value is not acceptable; the provider maps it to -32602. */
+export class ArgumentValueError extends Error {
+  override name = 'ArgumentValueError';
+}
+
+function toArgument(declared: DeclaredArgument): PromptArgument {
+  const argument: PromptArgument = { name: declared.name };
+  if (declared.title !== undefined) argument.title = declared.title;
+  if (declared.description !== undefined) argument.description = declared.description;
+  if (declared.required) argument.required = true;
+  return argument;
+}
+
+function completersOf(args: readonly DeclaredArgument[]): Map<string, ResolvedCompleter> {
+  const map = new Map<string, ResolvedCompleter>();
+  for (const a of args) if (a.complete !== undefined) map.set(a.name, resolveCompleter(a.complete));
+  return map;
+}
+
+/** A reference document's description: its frontmatter's, else its first heading or line. */
+function describeReference(text: string, fallback: string): string {
+  const parsed = parseFrontmatter(text);
+  if (parsed.ok && typeof parsed.value.data.description === 'string') return parsed.value.data.description;
+  const body = parsed.ok ? parsed.value.body : text;
+  const heading = body
+    .split('\n')
+    .map((l) => l.replace(/^#+\s*/, '').trim())
+    .find((l) => l !== '');
+  return heading ?? fallback;
+}
+
+/**
+ * The prompt of a skill: SKILL.md verbatim, frontmatter included, with
+ * reference citations rewritten. Declared `{{name}}` placeholders are
+ * substituted in the body only; a `locale` argument picks a `SKILL.<locale>.md`.
+ */
+export function skillPrompt(skill: SkillRecord, targets: CitationTargets): PromptEntry {
+  const completers = completersOf(skill.args);
+  const args = skill.args.map(toArgument);
+  const localized = skill.locales.length > 0 && !skill.args.some((a) => a.name === 'locale');
+  if (localized) {
+    const codes = skill.locales.map((l) => l.locale);
+    args.push({ name: 'locale', description: `Language of the skill text: ${codes.join(', ')}; the default text when left out` });
+    completers.set('locale', resolveCompleter(codes));
+  }
+  const prompt: Prompt = { name: skill.name, description: firstSentence(skill.description) };
+  if (args.length > 0) prompt.arguments = args;
+  return {
+    prompt,
+    completers,
+    render(values) {
+      let { text, bodyOffset, description } = skill;
+      const wanted = values.locale;
+      if (localized && wanted !== undefined && wanted !== '') {
+        const variant = skill.locales.find((l) => l.locale.toLowerCase() === wanted.toLowerCase());
+        if (!variant) {
+          throw new ArgumentValueError(`Skill "${skill.name}" has no "${wanted}" text; available: ${skill.locales.map((l) => l.locale).join(', ')}`);
+        }
+        ({ text, bodyOffset, description } = variant);
+      }
+      // Only skills that declare arguments are substituted, and only in the body:
+      // a skill without arguments is served exactly as written.
+      if (skill.args.length > 0) text = text.slice(0, bodyOffset) + substituteTemplate(text.slice(bodyOffset), values);
+      return { text: rewriteCitations(text, targets), description };
+    },
+  };
+}
+
+/** The prompt of a reference document: its text verbatim, citations rewritten. */
+export function referencePrompt(name: string, text: string, fallbackDescription: string, targets: CitationTargets): PromptEntry {
+  const description = firstSentence(describeReference(text, fallbackDescription));
+  return { prompt: { name, description }, render: () => ({ text: rewriteCitations(text, targets), description }), completers: new Map() };
+}
+
+/** The prompt of a prompt file (Markdown, Claude Code command, VS Code prompt file). */
+export function promptFileEntry(record: PromptFileRecord): PromptEntry {
+  const prompt: Prompt = { name: record.name };
+  if (record.description !== undefined) prompt.description = firstSentence(record.description);
+  if (record.args.length > 0) prompt.arguments = record.args.map(toArgument);
+  return { prompt, completers: completersOf(record.args), render: (values) => ({ text: record.render(values), description: record.description }) };
+}
+
+const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
+const parentOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * The direct children of every directory of a skill, by directory URI
+ * (SEP-2640 resources/directory/read): sub-folders as `inode/directory`
+ * first, then files, each by name.
+ */
+export function directoryListings(skill: SkillRecord): Map<string, Resource[]> {
+  const base = skill.uri.slice(0, -'/SKILL.md'.length);
+  const uriOf = (dir: string): string => (dir === '' ? base : `${base}/${encodePath(dir)}`);
+  const listings = new Map<string, Resource[]>([...skill.directories].map((dir) => [dir, []]));
+  for (const dir of skill.directories) {
+    if (dir !== '') listings.get(parentOf(dir))?.push({ uri: uriOf(dir), name: baseName(dir), mimeType: 'inode/directory' });
+  }
+  for (const record of skill.files) {
+    listings.get(parentOf(record.inSkill))?.push({ uri: record.uri, name: baseName(record.inSkill), mimeType: record.mimeType, size: record.size });
+  }
+  const byUri = new Map<string, Resource[]>();
+  for (const [dir, children] of listings) {
+    children.sort((a, b) => {
+      const folders = Number(b.mimeType === 'inode/directory') - Number(a.mimeType === 'inode/directory');
+      return folders !== 0 ? folders : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    });
+    byUri.set(uriOf(dir), children);
+  }
+  return byUri;
+}
