@@ -1,0 +1,11 @@
+/**
+ * The Streamable HTTP transport entry: `import { serveHttp } from 'skillport/http'`.
+ * Not exported: the session store, the SSE writer and the header helpers,
+ * which are the handler's internals.
+ */
+export { createHttpHandler } from './transport/http/handler.js';
+export type { HttpHandler, HttpOptions } from './transport/http/handler.js';
+export { toNodeHandler } from './transport/http/node.js';
+export type { NodeHandlerOptions } from './transport/http/node.js';
+export { serveHttp } from './transport/http/serve.js';
+export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';

@@ -1,0 +1,45 @@
+/**
+ * The transport's own rejections, as data: each names its HTTP status, the
+ * JSON-RPC code of the body, and the message. A rejection whose request id
+ * is known carries it; one that happens before the body is read has id null.
+ */
+import { ErrorCode } from '../../jsonrpc/errors.js';
+import { errorResponse, type RequestId } from '../../jsonrpc/messages.js';
+import { jsonResponse } from './exchange.js';
+
+interface Rejection {
+  status: number;
+  code: number;
+  message: string;
+}
+
+/** Every way the transport refuses a request before the server sees it. */
+export const Rejections = {
+  HostNotAllowed: { status: 403, code: ErrorCode.InvalidRequest, message: 'Forbidden: Host header not allowed' },
+  OriginNotAllowed: { status: 403, code: ErrorCode.InvalidRequest, message: 'Forbidden: Origin header not allowed' },
+  Unauthorized: { status: 401, code: ErrorCode.InvalidRequest, message: 'Unauthorized: a valid bearer token is required' },
+  NotFound: { status: 404, code: ErrorCode.InvalidRequest, message: 'Not Found' },
+  MethodNotAllowed: { status: 405, code: ErrorCode.InvalidRequest, message: 'Method Not Allowed' },
+  NotAcceptable: {
+    status: 406,
+    code: ErrorCode.InvalidRequest,
+    message: 'Not Acceptable: the client must accept application/json and text/event-stream',
+  },
+  StreamNotAcceptable: { status: 406, code: ErrorCode.InvalidRequest, message: 'Not Acceptable: the client must accept text/event-stream' },
+  StreamConflict: { status: 409, code: ErrorCode.InvalidRequest, message: 'Conflict: the session already has an open GET stream' },
+  PayloadTooLarge: { status: 413, code: ErrorCode.InvalidRequest, message: 'Payload Too Large' },
+  UnsupportedMediaType: { status: 415, code: ErrorCode.InvalidRequest, message: 'Unsupported Media Type: the body must be application/json' },
+  SessionRequired: { status: 400, code: ErrorCode.InvalidRequest, message: 'Bad Request: Mcp-Session-Id header is required' },
+  SessionNotFound: { status: 404, code: ErrorCode.InvalidRequest, message: 'Session not found' },
+  UnsupportedVersionHeader: { status: 400, code: ErrorCode.InvalidRequest, message: 'Bad Request: unsupported MCP-Protocol-Version header' },
+  ResponseNotAllowed: { status: 400, code: ErrorCode.InvalidRequest, message: 'Bad Request: 2026-07-28 clients must not POST responses' },
+  TooManySessions: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many open sessions' },
+  ShuttingDown: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: the server is shutting down' },
+  Internal: { status: 500, code: ErrorCode.InternalError, message: 'Internal error' },
+} as const satisfies Record<string, Rejection>;
+
+/** The HTTP response for a rejection. */
+export function reject(rejection: Rejection, id: RequestId | null = null, headers: Record<string, string> = {}, detail?: string): Response {
+  const message = detail ? `${rejection.message}: ${detail}` : rejection.message;
+  return jsonResponse(errorResponse(id, rejection.code, message), rejection.status, headers);
+}

@@ -1,0 +1,135 @@
+/**
+ * Adapts a web-standard {@link HttpHandler} to node:http's `(req, res)`:
+ * the request becomes a `Request` (headers, streamed body, an abort signal
+ * that fires when the client goes away before the answer ends) and the
+ * `Response` is written back, streaming bodies chunk by chunk with
+ * backpressure. Works with node:http, Express and Fastify's raw objects.
+ *
+ * It deliberately does nothing else: routing, limits and protocol rules live
+ * in the handler, so the in-process handler and the node server cannot drift.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Logger, silentLogger } from '../../server/index.js';
+import type { HttpHandler } from './handler.js';
+
+/** Options of {@link toNodeHandler}. */
+export interface NodeHandlerOptions {
+  logger?: Logger;
+}
+
+function requestUrl(req: IncomingMessage): URL {
+  const path = req.url ?? '/';
+  try {
+    return new URL(path, `http://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    // A malformed Host: the handler still sees the header and rejects it.
+    return new URL(path.startsWith('/') ? path : '/', 'http://localhost');
+  }
+}
+
+/** The request body as a web stream that pauses the socket when the reader is slow. */
+function bodyStream(req: IncomingMessage, onAbandon: () => void): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      });
+      req.once('end', () => controller.close());
+      req.once('error', (error) => controller.error(error));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      onAbandon();
+      req.pause();
+    },
+  });
+}
+
+async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const stop = (): void => void reader.cancel().catch(() => {});
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+      }
+    }
+  } catch {
+    // The stream was cancelled because the client left; nothing more to write.
+  } finally {
+    res.off('close', stop);
+  }
+}
+
+/**
+ * Wraps a handler for node:http.
+ *
+ * @example
+ * import { createServer as createNodeServer } from 'node:http';
+ * createNodeServer(toNodeHandler(createHttpHandler(server))).listen(3000, '127.0.0.1');
+ */
+export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const logger = options.logger ?? silentLogger;
+  return (req, res) => {
+    const aborted = new AbortController();
+    let finished = false;
+    let abandoned = false;
+    res.once('close', () => {
+      if (!finished) aborted.abort();
+    });
+
+    let request: Request;
+    try {
+      const headers = new Headers();
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+      const method = req.method ?? 'GET';
+      const hasBody = method !== 'GET' && method !== 'HEAD';
+      request = new Request(requestUrl(req), {
+        method,
+        headers,
+        signal: aborted.signal,
+        ...(hasBody ? { body: bodyStream(req, () => (abandoned = true)), duplex: 'half' } : {}),
+      } as RequestInit);
+    } catch (error) {
+      logger.debug('Rejected a request node could parse but Fetch cannot', error);
+      finished = true;
+      res.writeHead(400, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Bad Request');
+      return;
+    }
+
+    handler
+      .fetch(request)
+      .then(async (response) => {
+        if (res.destroyed) return;
+        const headers: Record<string, string> = {};
+        response.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        // A body left unread (413) must not be drained: close the connection after answering.
+        if (abandoned) headers.connection = 'close';
+        res.writeHead(response.status, headers);
+        if (response.body) {
+          // SSE: send the headers now, so the client sees the stream open before the first event.
+          res.flushHeaders();
+          await writeBody(response.body, res);
+        }
+        finished = true;
+        res.end();
+      })
+      .catch((error: unknown) => {
+        logger.error('Failed to write an HTTP response', error);
+        finished = true;
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * serveHttp(): the Streamable HTTP handler on a node:http server, with safe
+ * defaults: bound to 127.0.0.1, header and request timeouts, and a graceful
+ * close.
+ */
+import { createServer as createNodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Server, silentLogger } from '../../server/index.js';
+import { createHttpHandler, type HttpOptions } from './handler.js';
+import { toNodeHandler } from './node.js';
+import { splitHost } from './origin.js';
+
+/** Options of {@link serveHttp}. */
+export interface ServeHttpOptions extends HttpOptions {
+  /** Interface to bind. Default `127.0.0.1` (2025-06-18 basic/transports §Security Warning: SHOULD bind localhost). */
+  host?: string;
+  /** Port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Time allowed to receive the request headers. Default 10000 ms. */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive a whole request (not to answer it). Default 30000 ms. */
+  requestTimeoutMs?: number;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: URL;
+  /**
+   * Graceful stop: refuses new connections, ends listen requests and GET
+   * streams with their final messages, lets in-flight requests finish, then
+   * closes every connection.
+   */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Serves `server` over Streamable HTTP.
+ *
+ * @example
+ * const http = await serveHttp(server, { port: 3000 });
+ * console.error(`MCP endpoint: ${http.url}`);
+ * process.on('SIGTERM', () => void http.close());
+ */
+export async function serveHttp(server: Server, options: ServeHttpOptions = {}): Promise<HttpServer> {
+  const logger = options.logger ?? silentLogger;
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(splitHost(host).hostname) && !LOOPBACK.has(host) && options.allowedHosts === undefined) {
+    logger.warn(`Listening on ${host}, but only localhost Host headers are allowed; set allowedHosts to the names clients use`);
+  }
+  const handler = createHttpHandler(server, options);
+  const nodeServer = createNodeServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+    },
+    toNodeHandler(handler, { logger }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    nodeServer.once('error', reject);
+    nodeServer.listen(options.port ?? 0, host, () => {
+      nodeServer.off('error', reject);
+      resolve();
+    });
+  });
+  const address = nodeServer.address() as AddressInfo;
+  const hostname = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
+  logger.info(`Streamable HTTP endpoint at ${url.href}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
+        nodeServer.closeIdleConnections();
+        await handler.close();
+        nodeServer.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Legacy Streamable HTTP sessions (2025-06-18 and 2025-11-25
+ * basic/transports §Session Management): one connection per
+ * `Mcp-Session-Id`, the session's GET stream, and a bounded backlog for what
+ * the server sends while no GET stream is open.
+ *
+ * Ids are 128-bit random UUIDs (visible ASCII, globally unique,
+ * cryptographically secure, as the spec asks). A session ends on DELETE, on
+ * shutdown, after `idleMs` without traffic and without an open GET stream,
+ * or when the store is full and it is the least recently used idle one. An
+ * ended id is answered with 404, after which the client starts a new session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { JsonRpcOutgoing } from '../../jsonrpc/messages.js';
+import type { Connection, Server } from '../../server/index.js';
+import type { SseStream } from './sse.js';
+
+/** Messages kept for a session while it has no GET stream. */
+const BACKLOG_LIMIT = 100;
+
+/** One legacy session. */
+export interface Session {
+  readonly id: string;
+  readonly connection: Connection;
+  /** The open GET stream, where messages unrelated to a request go. */
+  stream: SseStream | undefined;
+  /** What was sent while no GET stream was open, oldest first, at most 100. */
+  readonly backlog: JsonRpcOutgoing[];
+  /** Requests being answered. */
+  inFlight: number;
+  lastActive: number;
+}
+
+export interface SessionStoreOptions {
+  idleMs: number;
+  maxSessions: number;
+  now?: () => number;
+}
+
+/** The sessions of one handler. */
+export interface SessionStore {
+  /** Opens a session that is not yet reachable by id (until {@link SessionStore.register}). */
+  open(server: Server): Session;
+  /** Makes a session reachable by its id; false when the store is full of busy sessions. */
+  register(session: Session): boolean;
+  get(id: string): Session | undefined;
+  /** Ends a session: its requests are cancelled and its GET stream ends. */
+  end(id: string): boolean;
+  /** Ends sessions idle for longer than `idleMs`. */
+  sweep(): void;
+  /** Every registered session. */
+  all(): Session[];
+  readonly size: number;
+}
+
+function idle(session: Session): boolean {
+  return session.inFlight === 0 && !session.stream?.open;
+}
+
+export function createSessionStore(options: SessionStoreOptions): SessionStore {
+  const now = options.now ?? Date.now;
+  const sessions = new Map<string, Session>();
+
+  function endSession(session: Session): void {
+    sessions.delete(session.id);
+    session.connection.close('disconnect');
+    session.stream?.close();
+    session.stream = undefined;
+  }
+
+  return {
+    open(server) {
+      const backlog: JsonRpcOutgoing[] = [];
+      const session: Session = {
+        id: randomUUID(),
+        stream: undefined,
+        inFlight: 0,
+        lastActive: now(),
+        backlog,
+        connection: server.connect({
+          send(message) {
+            // Everything a legacy session sends unprompted belongs on the GET stream
+            // (2025-06-18 basic/transports §Listening for Messages from the Server).
+            if (session.stream?.open) return session.stream.send(message);
+            if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
+            backlog.push(message);
+          },
+        }),
+      };
+      return session;
+    },
+    register(session) {
+      if (sessions.size >= options.maxSessions) {
+        const evictable = [...sessions.values()].filter(idle).sort((a, b) => a.lastActive - b.lastActive)[0];
+        if (!evictable) return false;
+        endSession(evictable);
+      }
+      sessions.set(session.id, session);
+      return true;
+    },
+    get(id) {
+      return sessions.get(id);
+    },
+    end(id) {
+      const session = sessions.get(id);
+      if (!session) return false;
+      endSession(session);
+      return true;
+    },
+    sweep() {
+      const cutoff = now() - options.idleMs;
+      for (const session of [...sessions.values()]) {
+        if (idle(session) && session.lastActive < cutoff) endSession(session);
+      }
+    },
+    all() {
+      return [...sessions.values()];
+    },
+    get size() {
+      return sessions.size;
+    },
+  };
+}
+
+/** Moves the messages held while no GET stream was open onto the new stream. */
+export function attachStream(session: Session, stream: SseStream): void {
+  session.stream = stream;
+  for (const message of session.backlog.splice(0)) stream.send(message);
+}

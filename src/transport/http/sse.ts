@@ -1,0 +1,97 @@
+/**
+ * A Server-Sent Events body built on a web `ReadableStream`: one JSON-RPC
+ * message per `message` event, comment lines as keep-alives, and a callback
+ * when the client goes away (the consumer cancels the stream).
+ */
+import type { JsonRpcOutgoing } from '../../jsonrpc/messages.js';
+import { MEDIA } from './headers.js';
+
+/** Response headers of every SSE answer. */
+export function sseHeaders(): Headers {
+  return new Headers({
+    'Content-Type': MEDIA.sse,
+    'Cache-Control': 'no-cache, no-transform',
+    // Proxies such as nginx must not buffer the stream (2026-07-28 streamable-http: SHOULD).
+    'X-Accel-Buffering': 'no',
+  });
+}
+
+/** An open SSE body. */
+export interface SseStream {
+  readonly body: ReadableStream<Uint8Array>;
+  /** False once the stream is closed by either side. */
+  readonly open: boolean;
+  /** Writes one message as a `message` event; ignored once closed. */
+  send(message: JsonRpcOutgoing): void;
+  /** Ends the stream from the server side. */
+  close(): void;
+}
+
+export interface SseOptions {
+  /** Interval of `: keep-alive` comment lines; 0 or undefined sends none. */
+  keepAliveMs?: number;
+  /** Called once when the client cancels the stream (it disconnected). */
+  onCancel?: () => void;
+}
+
+const encoder = new TextEncoder();
+
+/** Opens an SSE body. Nothing is written until `send` is called. */
+export function createSseStream(options: SseOptions = {}): SseStream {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let open = true;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  function stop(): void {
+    open = false;
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  }
+
+  function write(text: string): void {
+    if (!open) return;
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      // The consumer already went away; cancel() reports it.
+      stop();
+    }
+  }
+
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      if (!open) return;
+      stop();
+      options.onCancel?.();
+    },
+  });
+
+  if (options.keepAliveMs && options.keepAliveMs > 0) {
+    // Comment lines are ignored by SSE parsers (WHATWG HTML §9.2.6) and keep idle proxies from timing out.
+    timer = setInterval(() => write(': keep-alive\n\n'), options.keepAliveMs);
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  return {
+    body,
+    get open() {
+      return open;
+    },
+    send(message) {
+      // JSON.stringify never emits a raw newline, so one data line holds the whole message.
+      write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    },
+    close() {
+      if (!open) return;
+      stop();
+      try {
+        controller.close();
+      } catch {
+        // Already closed or errored by the consumer.
+      }
+    },
+  };
+}
