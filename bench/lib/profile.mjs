@@ -25,14 +25,7 @@ export function summarizeProfile(file, root, top = 12) {
     const where = url ? `${url}:${cf.lineNumber + 1}` : '';
     const key = `${name} ${where}`;
     fns.set(key, { name, where, us: (fns.get(key)?.us ?? 0) + us });
-    let area;
-    if (name === '(idle)') area = 'idle';
-    else if (name === '(garbage collector)') area = 'GC';
-    else if (name === '(program)') area = 'V8/native (program)';
-    else if (url.startsWith('dist/')) area = `skillport ${url.split('/').slice(0, 2).join('/')}`;
-    else if (url.includes('node_modules/')) area = 'dependencies';
-    else if (url.startsWith('node:') || (!url && name)) area = 'node internals / native';
-    else area = url || 'other';
+    const area = areaOf(name, url);
     areas.set(area, (areas.get(area) ?? 0) + us);
   }
   const busy = total - (areas.get('idle') ?? 0);
@@ -46,4 +39,24 @@ export function summarizeProfile(file, root, top = 12) {
     .sort((a, b) => b[1] - a[1])
     .map(([area, us]) => ({ area, us, share: us / busy }));
   return { totalMs: total / 1000, busyMs: busy / 1000, functions, byArea };
+}
+
+const NATIVE_IO = new Set(['writeUtf8String', 'writev', 'writeBuffer', 'writeLatin1String', 'read', 'readdir', 'openFileHandle', 'fstat', 'close', 'open', 'lstat', 'stat', 'realpath', 'shutdown']);
+function areaOf(name, url) {
+  if (name === '(idle)') return 'idle';
+  if (name === '(garbage collector)') return 'GC';
+  if (name === '(program)') return 'V8/native (program)';
+  if (url.startsWith('dist/')) return `skillport ${url.split('/').slice(0, 3).join('/').replace(/\.js$/, '')}`;
+  if (url.includes('node_modules/')) return `dependency ${url.split('node_modules/')[1].split('/')[0]}`;
+  if (url.includes('undici')) return 'node: undici (WHATWG Request/Response/Headers)';
+  if (url.startsWith('node:internal/webstreams')) return 'node: web streams';
+  if (url.startsWith('node:internal/abort_controller') || url === 'node:events' || url.startsWith('node:internal/event_target')) return 'node: events / AbortSignal';
+  if (url.startsWith('node:_http') || url === 'node:http' || url === 'node:net' || url.startsWith('node:internal/stream_base') || url.startsWith('node:internal/streams') || url.startsWith('node:stream')) return 'node: http / net / streams';
+  if (url.startsWith('node:internal/fs') || url === 'node:fs' || url === 'node:path') return 'node: fs / path';
+  if (url.startsWith('node:internal/modules') || url.startsWith('node:internal/bootstrap')) return 'node: module loading';
+  if (url.startsWith('node:')) return 'node: other internals';
+  if (!url && NATIVE_IO.has(name)) return 'native I/O (socket writes, file syscalls)';
+  if (!url && (name === 'parse' || name === 'stringify')) return 'JSON.parse / JSON.stringify';
+  if (!url) return 'other native';
+  return url;
 }

@@ -25,9 +25,35 @@ export function unavailable(reason) {
   process.exit(3);
 }
 
+// BENCH_CPU_PROFILE=<file>: SIGUSR2 starts the V8 CPU profiler (so start-up is
+// left out); SIGTERM writes the profile to <file> before exiting.
+let profiler;
+if (process.env.BENCH_CPU_PROFILE) {
+  const { Session } = await import('node:inspector');
+  process.on('SIGUSR2', () => {
+    if (profiler) return;
+    profiler = new Session();
+    profiler.connect();
+    profiler.post('Profiler.enable', () => profiler.post('Profiler.start'));
+  });
+}
+function writeProfile() {
+  if (!profiler) return Promise.resolve();
+  return new Promise((resolve) => {
+    profiler.post('Profiler.stop', async (error, result) => {
+      if (!error) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(process.env.BENCH_CPU_PROFILE, JSON.stringify(result.profile));
+      }
+      resolve();
+    });
+  });
+}
+
 export function onTerm(close) {
   const stop = async () => {
     try {
+      await writeProfile();
       await close?.();
     } finally {
       process.exit(0);
