@@ -329,6 +329,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     modern.add(handle);
     track(exchange);
     request.signal.addEventListener('abort', disconnect, { once: true });
+    if (request.signal.aborted) disconnect();
     handle
       .receive(message)
       .then((response) => exchange.finish(response))
@@ -443,7 +444,11 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         clearInterval(sweeper);
         // Listen requests end with their result; other requests run on.
         for (const connection of modern) connection.close('shutdown');
-        for (const session of store.all()) session.connection.close('shutdown');
+        for (const session of store.all()) {
+          session.connection.close('shutdown');
+          // The GET stream carries nothing a client waits for: end it now, cleanly.
+          session.stream?.close();
+        }
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([
           Promise.allSettled([...pending]),

@@ -51,12 +51,20 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
     logger.warn(`Listening on ${host}, but only localhost Host headers are allowed; set allowedHosts to the names clients use`);
   }
   const handler = createHttpHandler(server, options);
+  const handle = toNodeHandler(handler, { logger });
+  // Responses still being written: the handler is done with them before node has sent them.
+  const writing = new Set<Promise<void>>();
   const nodeServer = createNodeServer(
     {
       headersTimeout: options.headersTimeoutMs ?? 10_000,
       requestTimeout: options.requestTimeoutMs ?? 30_000,
     },
-    toNodeHandler(handler, { logger }),
+    (req, res) => {
+      const written = new Promise<void>((resolve) => res.once('close', resolve));
+      writing.add(written);
+      void written.then(() => writing.delete(written));
+      handle(req, res);
+    },
   );
   await new Promise<void>((resolve, reject) => {
     nodeServer.once('error', reject);
@@ -78,6 +86,15 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
         const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
         nodeServer.closeIdleConnections();
         await handler.close();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...writing]),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, options.drainTimeoutMs ?? 5000);
+            timer.unref();
+          }),
+        ]);
+        clearTimeout(timer);
         nodeServer.closeAllConnections();
         await stopped;
       })();
