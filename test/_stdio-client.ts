@@ -23,7 +23,8 @@ export class RawStdioClient {
 
   constructor(script: string, args: string[] = [], env: Record<string, string> = {}) {
     this.child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    // 'close' comes after the pipes are drained, so stderr is complete once this resolves.
+    this.exited = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
     });
@@ -66,6 +67,15 @@ export class RawStdioClient {
         },
       });
     });
+  }
+
+  /** Resolves once stderr contains `text`; stderr and stdout are separate pipes, so order between them is not kept. */
+  async waitForStderr(text: string, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.stderr.includes(text)) {
+      if (Date.now() > deadline) throw new Error(`stderr never contained ${JSON.stringify(text)}: ${this.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** Sends a request and resolves with its response. */

@@ -126,7 +126,7 @@ describe.each(['2025-06-18', '2025-11-25'] as const)('legacy revision %s on the 
     expectError(revision, await client.request('resources/read', { uri: 'test://template/abc/data' }), -32002);
     const internal = expectError(revision, await client.request('prompts/get', { name: 'fails' }), -32603);
     expect(JSON.stringify(internal)).not.toContain('secret');
-    expect(client.stderr).toContain('secret internal detail');
+    await client.waitForStderr('secret internal detail');
     expectError(revision, await client.request('initialize', { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'a', version: '1' } }), -32600);
   });
 
