@@ -37,6 +37,11 @@ describe('public API', () => {
     ]);
   });
 
+  it('exports the Streamable HTTP transport from skillport/http', async () => {
+    const entry = await import('../../src/http.js');
+    expect(Object.keys(entry).sort()).toEqual(['createHttpHandler', 'serveHttp', 'toNodeHandler']);
+  });
+
   it('exports serveStdio from skillport/stdio', async () => {
     const entry = await import('../../src/stdio.js');
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
