@@ -58,8 +58,9 @@ export type Classified =
   | { kind: 'response'; id: RequestId | null }
   | { kind: 'invalid'; id: RequestId | null; reason: string };
 
+/** MCP narrows JSON-RPC ids to strings and integers (schema `RequestId`); 1.5 is not one. */
 function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -15,7 +15,10 @@ export interface LineHandlers {
 /** Returns a chunk consumer that calls `handlers` for each complete line. */
 export function createLineReader(maxBytes: number, handlers: LineHandlers): { push(chunk: Buffer | string): void; end(): void } {
   const decoder = new StringDecoder('utf8');
-  let buffer = '';
+  // The pending line is kept as pieces with a running byte count: each byte is
+  // sized once, so a line near the cap costs linear work, not quadratic.
+  let pieces: string[] = [];
+  let bytes = 0;
   let skipping = false;
 
   function emit(text: string): void {
@@ -27,15 +30,18 @@ export function createLineReader(maxBytes: number, handlers: LineHandlers): { pu
     let start = 0;
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', start)) {
       if (skipping) skipping = false;
-      else emit(buffer + text.slice(start, at));
-      buffer = '';
+      else emit(pieces.join('') + text.slice(start, at));
+      pieces = [];
+      bytes = 0;
       start = at + 1;
     }
-    if (skipping) return;
-    buffer += text.slice(start);
-    // Characters are at most 4 bytes, so this is a cheap conservative check.
-    if (buffer.length > maxBytes || Buffer.byteLength(buffer) > maxBytes) {
-      buffer = '';
+    if (skipping || start === text.length) return;
+    const rest = text.slice(start);
+    pieces.push(rest);
+    bytes += Buffer.byteLength(rest);
+    if (bytes > maxBytes) {
+      pieces = [];
+      bytes = 0;
       skipping = true;
       handlers.overflow();
     }
@@ -47,8 +53,9 @@ export function createLineReader(maxBytes: number, handlers: LineHandlers): { pu
     },
     end() {
       consume(decoder.end());
-      if (!skipping && buffer !== '') emit(buffer);
-      buffer = '';
+      if (!skipping && pieces.length > 0) emit(pieces.join(''));
+      pieces = [];
+      bytes = 0;
     },
   };
 }

@@ -1,0 +1,172 @@
+/**
+ * Property-based protocol fuzzing over real stdio pipes: the CLI serving a
+ * skills folder and the live.mjs fixture, on every revision (legacy sessions
+ * after initialize 2025-06-18 / 2025-11-25, and 2026-07-28 per-request
+ * `_meta`). Every line the server writes must be a schema-valid JSON-RPC
+ * message of the right revision; after every batch a probe request must be
+ * answered (no hang); the process must never die; and its RSS, sampled after
+ * equal rounds of large hostile input, must stay flat.
+ */
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RevisionName } from '../_schema.js';
+import { type Era, fuzzCase } from './_fuzz.js';
+import { BIN, FIXTURE, isModernShaped, LineClient, type Message, memoryFlat, MiB, modern, responseProblems, rssOf, VALID_SKILLS } from './_harness.js';
+import { Figures, writeSection } from './_report.js';
+
+const TARGETS = [
+  { name: 'skillport serve (skills folder)', script: BIN, args: ['serve', VALID_SKILLS, '--log-level', 'silent'] },
+  { name: 'live.mjs fixture', script: FIXTURE, args: [] },
+] as const;
+const MODES: Array<{ revision: RevisionName; era: Era }> = [
+  { revision: '2025-06-18', era: 'legacy' },
+  { revision: '2025-11-25', era: 'legacy' },
+  { revision: '2026-07-28', era: 'modern' },
+];
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
+
+const figures = new Figures();
+let totalCases = 0;
+let totalResponses = 0;
+
+/** Drives one process: sends batches, validates everything it writes, probes for liveness. */
+class StdioFuzzTarget {
+  readonly client: LineClient;
+  readonly problems: string[] = [];
+  /** What was sent under each id: a reply may answer any of them (ids repeat on purpose). */
+  readonly sent = new Map<string, Array<{ method: string; modern: boolean }>>();
+  cases = 0;
+  #checked = 0;
+  #probe = 0;
+
+  readonly revision: RevisionName;
+
+  constructor(script: string, args: readonly string[], revision: RevisionName) {
+    this.client = new LineClient(script, [...args]);
+    this.revision = revision;
+  }
+
+  async start(): Promise<void> {
+    if (this.revision === '2026-07-28') return;
+    this.sent.set('"init"', [{ method: 'initialize', modern: false }]);
+    const init = await this.client.request('initialize', { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } }, 'init');
+    expect(init.result?.protocolVersion).toBe(this.revision);
+    this.client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  /** Sends lines in one write (so duplicate ids overlap), then a probe; validates what came back. */
+  async batch(lines: Buffer[], values: unknown[]): Promise<boolean> {
+    if (this.client.exitInfo) return false;
+    for (const value of values) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+      const m = value as Message;
+      if (!('id' in m) || typeof m.method !== 'string') continue;
+      const key = JSON.stringify(m.id);
+      const seen = this.sent.get(key) ?? [];
+      if (seen.length < 8) seen.push({ method: m.method, modern: isModernShaped(m.params) });
+      this.sent.set(key, seen);
+    }
+    this.client.write(Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')])), true);
+    this.cases += lines.length;
+    await this.client.drained();
+    const id = `probe-${++this.#probe}`;
+    const probe = await this.client.request('server/discover', modern(), id).catch((error: Error) => error);
+    if (probe instanceof Error) {
+      this.problems.push(probe.message);
+      return false;
+    }
+    this.check();
+    return this.problems.length === 0 && this.client.garbage.length === 0;
+  }
+
+  check(): void {
+    const { messages } = this.client;
+    for (; this.#checked < messages.length; this.#checked++) {
+      const m = messages[this.#checked] as Message;
+      if (!('id' in m)) {
+        // Notifications the server sends (listen acknowledgements, list changes).
+        if (typeof m.method !== 'string' || !m.method.startsWith('notifications/')) this.problems.push(`odd message ${JSON.stringify(m).slice(0, 300)}`);
+        continue;
+      }
+      totalResponses++;
+      const isProbe = typeof m.id === 'string' && /^probe-\d+$/.test(m.id);
+      // In the modern process a request without the envelope is answered by legacy rules (no session): 2025-11-25 shapes.
+      const legacy: RevisionName = this.revision === '2026-07-28' ? '2025-11-25' : this.revision;
+      const origins = isProbe ? [{ method: 'server/discover', modern: true }] : m.id === null ? [] : (this.sent.get(JSON.stringify(m.id)) ?? []);
+      const candidates: Array<[RevisionName, string | undefined]> = origins.map((o) => [o.modern ? '2026-07-28' : legacy, o.method]);
+      if (candidates.length === 0) candidates.push([legacy, undefined], ['2026-07-28', undefined]);
+      const outcomes = candidates.map(([revision, method]) => ({ revision, method, problems: responseProblems(revision, m, method) }));
+      if (!outcomes.some((o) => o.problems.length === 0)) {
+        const [first] = outcomes;
+        this.problems.push(`${first?.revision} ${first?.method ?? '?'}: ${first?.problems.join('; ')} in ${JSON.stringify(m).slice(0, 500)}`);
+      }
+    }
+  }
+}
+
+afterAll(() => {
+  figures.add('Fuzz cases sent over stdio (all targets and revisions)', totalCases);
+  figures.add('Responses received and schema-validated', totalResponses >= 1000 ? `${Math.floor(totalResponses / 100) * 100}+` : totalResponses);
+  writeSection('fuzz-stdio', `### Protocol fuzzing over stdio\n\nSeed ${SEED}, ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`);
+});
+
+describe('stdio fuzzing', () => {
+  for (const target of TARGETS) {
+    for (const mode of MODES) {
+      it(`${target.name}, ${mode.revision}: every reply is schema-valid, probes are answered, the process lives`, async () => {
+        const fuzz = new StdioFuzzTarget(target.script, target.args, mode.revision);
+        try {
+          await fuzz.start();
+          await fc.assert(
+            fc.asyncProperty(fc.array(fuzzCase(mode.era), { minLength: 1, maxLength: 25 }), async (cases) =>
+              fuzz.batch(
+                cases.map((c) => c.bytes),
+                cases.map((c) => c.value),
+              ),
+            ),
+            { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          );
+        } finally {
+          fuzz.check();
+          totalCases += fuzz.cases;
+          figures.add(`${target.name}, ${mode.revision}`, `${fuzz.cases} cases, ${fuzz.problems.length} problems`);
+          expect(fuzz.client.garbage, 'non-JSON lines on stdout').toEqual([]);
+          expect(fuzz.problems).toEqual([]);
+          expect(fuzz.client.exitInfo, `the server died; stderr: ${fuzz.client.stderr.slice(-3000)}`).toBeUndefined();
+          // stdin EOF: the server answers what it has, ends listens, and exits 0.
+          expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
+        }
+      }, 120_000);
+    }
+  }
+
+  for (const target of TARGETS) {
+    it(`${target.name}: RSS stays flat over rounds of large hostile input`, async () => {
+      const fuzz = new StdioFuzzTarget(target.script, target.args, '2025-11-25');
+      await fuzz.start();
+      const big = 'x'.repeat(2 * MiB);
+      const echo = target.script === FIXTURE ? { name: 'multiline', arguments: { text: big } } : { name: 'greeting', arguments: { who: big } };
+      const samples: number[] = [];
+      const rounds = 7;
+      const cases = fc.sample(fuzzCase('legacy'), { numRuns: 150, seed: SEED });
+      for (let round = 0; round < rounds; round++) {
+        const lines: Buffer[] = [];
+        for (let i = 0; i < 8; i++) lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `big-${round}-${i}`, method: 'prompts/get', params: echo })));
+        for (let i = 0; i < 3; i++) lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `over-${round}-${i}`, method: 'ping', params: { pad: 'y'.repeat(5 * MiB) } })));
+        for (let i = 0; i < 3; i++) lines.push(Buffer.from(`${'['.repeat(300_000)}${']'.repeat(300_000)}`));
+        for (const c of cases) lines.push(c.bytes);
+        expect(await fuzz.batch(lines, cases.map((c) => c.value)), fuzz.problems.join('\n')).toBe(true);
+        await fuzz.client.waitFor((m) => m.id === `big-${round}-7`);
+        // The first round only warms the heap up; it is not a sample.
+        if (round > 0) samples.push(rssOf(fuzz.client.pid));
+      }
+      totalCases += fuzz.cases;
+      const inMiB = samples.map((s) => Math.round(s / MiB));
+      figures.add(`${target.name}: RSS after rounds 2..${rounds} (~${Math.round(fuzz.cases / rounds)} lines, ~38 MiB in per round)`, 'flat (within 64 MiB)');
+      expect(memoryFlat(samples, 64 * MiB), `RSS MiB per round: ${inMiB.join(', ')}`).toBe(true);
+      expect(fuzz.problems).toEqual([]);
+      expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
+    }, 120_000);
+  }
+});
