@@ -18,7 +18,8 @@ export interface NodeHandlerOptions {
 }
 
 function requestUrl(req: IncomingMessage): URL {
-  const path = req.url ?? '/';
+  // Express rewrites req.url below a mount point; originalUrl keeps the full path.
+  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
   try {
     return new URL(path, `http://${req.headers.host ?? 'localhost'}`);
   } catch {

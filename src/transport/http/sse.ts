@@ -30,11 +30,16 @@ export interface SseStream {
 export interface SseOptions {
   /** Interval of `: keep-alive` comment lines; 0 or undefined sends none. */
   keepAliveMs?: number;
-  /** Called once when the client cancels the stream (it disconnected). */
+  /** Called once when the client cancels the stream (it disconnected) or stops reading it. */
   onCancel?: () => void;
 }
 
 const encoder = new TextEncoder();
+/**
+ * Events a client may leave unread before the stream is ended: a consumer
+ * that stopped reading must not make the server buffer without bound.
+ */
+const MAX_QUEUED_EVENTS = 1000;
 
 /** Opens an SSE body. Nothing is written until `send` is called. */
 export function createSseStream(options: SseOptions = {}): SseStream {
@@ -51,6 +56,13 @@ export function createSseStream(options: SseOptions = {}): SseStream {
   function write(text: string): void {
     if (!open) return;
     try {
+      if ((controller.desiredSize ?? 0) < -MAX_QUEUED_EVENTS) {
+        stop();
+        controller.error(new Error('SSE consumer is not reading'));
+        // Treated like a client that left: the request behind the stream is cancelled.
+        options.onCancel?.();
+        return;
+      }
       controller.enqueue(encoder.encode(text));
     } catch {
       // The consumer already went away; cancel() reports it.
