@@ -26,6 +26,7 @@ export const WORKLOADS = [
     id: 'complete',
     label: 'completion/complete, 2-letter prefix over 100k',
     method: 'completion/complete',
+    variants: PREFIXES.length,
     params: (n) => ({ ref: { type: 'ref/prompt', name: 'lookup' }, argument: { name: 'key', value: PREFIXES[n % PREFIXES.length] } }),
     check: (r) => Array.isArray(r?.completion?.values) && r.completion.values.length === 100,
   },
