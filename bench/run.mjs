@@ -281,15 +281,19 @@ async function benchStdio() {
           await client.handshake(era);
           const first = await client.request('prompts/get', params, { era });
           if (!first.result?.messages) throw new Error(`prompts/get: ${JSON.stringify(first.error ?? first).slice(0, 200)}`);
-          for (let i = 0; i < 1000; i++) await client.request('prompts/get', params, { era });
+          const call = client.caller('prompts/get', params, { era });
+          for (let i = 0; i < 1000; i++) await call();
           const n = CFG.stdioN;
           const lat = new Float64Array(n);
           const t0 = performance.now();
-          for (let i = 0; i < n; i++) {
-            const s = performance.now();
-            await client.request('prompts/get', params, { era });
-            lat[i] = performance.now() - s;
-          }
+          const seq = (async () => {
+            for (let i = 0; i < n; i++) {
+              const s = performance.now();
+              await call();
+              lat[i] = performance.now() - s;
+            }
+          })();
+          await Promise.race([seq, client.exit.then(() => Promise.reject(new Error(`exited: ${client.stderr().slice(-300)}`))), sleep(120_000).then(() => Promise.reject(new Error('sequential loop timed out')))]);
           const seqMs = performance.now() - t0;
           const t1 = performance.now();
           await client.pipelined(n, 'prompts/get', params, { era });
@@ -837,10 +841,12 @@ function analysis() {
     );
     out.push(
       [
-        '- `src/transport/http/node.ts` (toNodeHandler) builds, per request, a `Headers` (one `append` per raw header), a `URL`, an `AbortController`, a `ReadableStream` over the body and a `Request`; undici adds its own `AbortSignal` and listeners. On Node 20 each `AbortSignal` goes through `makeTransferable`, which the profile shows.',
+        '- `src/transport/http/node.ts` (toNodeHandler) builds, per request, a `Headers` (one `append` per raw header), a `URL`, an `AbortController`, a `ReadableStream` over the body and a `Request`; undici adds its own `AbortSignal` and listeners. Signal creation is not cheap on Node 20 (`createAbortSignal`, `makeTransferable` and `EventTarget` listener bookkeeping all show up in the profile).',
         '- `src/transport/http/handler.ts` `readBody` reads that stream back chunk by chunk with a reader and concatenates: two copies of a body node already had as a Buffer.',
         '- The answer is `new Response(JSON.stringify(body))` (`exchange.ts` `jsonResponse`) and `node.ts` then calls `res.flushHeaders()` and copies the body out through a stream reader: headers and body leave in separate writes, with chunked transfer encoding instead of a Content-Length, for every JSON answer, not only SSE.',
         '- `src/server/connection.ts` `run()` creates one more `AbortController` per request, even for requests that can never be cancelled on HTTP (2026-07-28 JSON answers).',
+        '- prompts/list (the workload closest to the floor) re-encodes all 1,005 prompts (`encodePrompt` in `src/protocol/rev2025-06-18/registry.ts`, then the 2026 wrapper spreads the result) and `JSON.stringify`s ~130 KB on every request, where the floor writes a string it built once. The catalogue only changes on reload, so the encoded page could be cached per revision and cursor and dropped on `promptsListChanged`.',
+        '- At fixed concurrency the latency is mostly queueing (p50 ≈ connections ÷ throughput), so p99 follows throughput; the tail on top of it is GC from the per-request objects above.',
       ].join('\n'),
     );
     out.push(

@@ -79,6 +79,21 @@ export function spawnStdio(command, args, { env = {}, cwd } = {}) {
         client.write(message);
       });
     },
+    /**
+     * A lean round-trip function for timing loops: the line is precomputed
+     * around the id and no timer is armed per call (the caller bounds the
+     * whole loop), so the client's own cost per request stays small.
+     */
+    caller(method, params, { era = 'legacy' } = {}) {
+      const p = era === 'modern' ? { ...(params ?? {}), _meta: META } : params;
+      const [pre, post] = JSON.stringify({ jsonrpc: '2.0', id: '__ID__', method, params: p }).split('"__ID__"');
+      return () => {
+        const id = nextId++;
+        const answered = new Promise((resolve) => pending.set(id, resolve));
+        child.stdin.write(`${pre}${id}${post}\n`);
+        return answered;
+      };
+    },
     /** Sends `count` requests at once; resolves when all are answered. */
     pipelined(count, method, params, { era = 'legacy', timeoutMs = 60_000 } = {}) {
       const p = era === 'modern' ? { ...(params ?? {}), _meta: META } : params;
