@@ -11,6 +11,7 @@ import type { JsonRpcNotification, JsonRpcResponse } from '../../jsonrpc/message
 import { type Acceptable, MEDIA } from './headers.js';
 import { createSseStream, type SseStream, sseHeaders } from './sse.js';
 
+/** How an exchange answers: what the client accepts and which status a response gets. */
 export interface ExchangeOptions {
   accept: Acceptable;
   keepAliveMs?: number;

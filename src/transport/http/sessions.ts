@@ -31,9 +31,13 @@ export interface Session {
   lastActive: number;
 }
 
+/** Limits of a {@link SessionStore}. */
 export interface SessionStoreOptions {
+  /** A session idle this long (no request in flight, no GET stream) ends at the next sweep. */
   idleMs: number;
+  /** Most sessions kept at once. */
   maxSessions: number;
+  /** The clock, for tests. */
   now?: () => number;
 }
 
@@ -57,6 +61,7 @@ function idle(session: Session): boolean {
   return session.inFlight === 0 && !session.stream?.open;
 }
 
+/** Creates an empty session store; the handler sweeps it on a timer. */
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Session>();

@@ -27,6 +27,7 @@ export interface SseStream {
   close(): void;
 }
 
+/** Options of {@link createSseStream}. */
 export interface SseOptions {
   /** Interval of `: keep-alive` comment lines; 0 or undefined sends none. */
   keepAliveMs?: number;
