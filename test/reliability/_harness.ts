@@ -12,7 +12,7 @@ import { BIN, FIXTURE, ROOT } from '../_stdio-client.js';
 
 export { BIN, FIXTURE, ROOT };
 export const VALID_SKILLS = `${ROOT}test/fixtures/skills/valid`;
-export const HTTP_FIXTURE = `${ROOT}test/reliability/fixtures/http-server.mjs`;
+export const HTTP_FIXTURE = `${ROOT}test/reliability/fixtures/server.mjs`;
 export const HTTP_DIST = `${ROOT}dist/http.js`;
 
 export type Message = Record<string, any>;
@@ -285,7 +285,7 @@ export class HttpChild {
   stdout = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(script: string, args: string[], env: Record<string, string> = {}, urlPattern = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/) {
+  constructor(script: string, args: string[], env: Record<string, string> = {}, urlPattern = /(http:\/\/127\.0\.0\.1:\d+\/[^\s"]*)/) {
     this.child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     this.url = new Promise((resolve, reject) => {

@@ -42,4 +42,13 @@ describe('fuzz regressions', () => {
     // Re-measuring the whole buffer on every chunk is quadratic: 63 chunks would size ~130 MB.
     expect(measured).toBeLessThanOrEqual(2 * 63 * 64 * 1024);
   });
+
+  it('refuses a line over the cap that arrives whole in one chunk', () => {
+    const seen: string[] = [];
+    const reader = createLineReader(2000, { line: () => seen.push('line'), overflow: () => seen.push('overflow') });
+    reader.push(`${'a'.repeat(3000)}\n${'b'.repeat(10)}\n`);
+    reader.push(`${'c'.repeat(1500)}`);
+    reader.push(`${'c'.repeat(1500)}\nd\n`);
+    expect(seen).toEqual(['overflow', 'line', 'overflow', 'line']);
+  });
 });

@@ -24,7 +24,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
   parseErrorResponse,
-  parseJson,
+  parseMessage,
 } from '../../jsonrpc/messages.js';
 import { LEGACY_VERSIONS, readRequestMeta } from '../../protocol/index.js';
 import { type Logger, type Server, silentLogger } from '../../server/index.js';
@@ -53,7 +53,7 @@ export interface HttpOptions {
    * your public name when serving beyond this machine.
    */
   allowedHosts?: string[];
-  /** Largest request body accepted, in bytes; larger ones get 413. Default 4 MiB. */
+  /** Largest request body accepted, in bytes; larger ones get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
   maxBodyBytes?: number;
   /**
    * A bearer token every MCP request must carry (`Authorization: Bearer …`);
@@ -96,7 +96,6 @@ export interface HttpHandler {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const METHODS_ALLOWED = 'GET, POST, DELETE';
 
 /** Reads the body up to `max` bytes; undefined when it is larger. */
@@ -144,7 +143,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/')) throw new TypeError('path must start with "/"');
   const logger = options.logger ?? silentLogger;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxBody = options.maxBodyBytes ?? server.limits.maxMessageBytes;
+  const maxDepth = server.limits.maxJsonDepth;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
   const sessionsEnabled = options.sessions ?? true;
@@ -356,8 +356,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     } catch {
       return jsonResponse(parseErrorResponse(), 400);
     }
-    const parsed = parseJson(text);
-    if (!parsed.ok) return jsonResponse(parseErrorResponse(), 400);
+    // Depth is checked on the text before parsing, as on stdio (the server's `limits.maxJsonDepth`).
+    const parsed = parseMessage(text, maxDepth);
+    if (!parsed.ok) return jsonResponse(parsed.response, 400);
     const classified = classify(parsed.value);
     // Batches and malformed messages (no batching since 2025-06-18, changelog item 1).
     if (classified.kind === 'invalid') return jsonResponse(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`), 400);

@@ -29,24 +29,60 @@ function requestUrl(req: IncomingMessage): URL {
 }
 
 /** The request body as a web stream that pauses the socket when the reader is slow. */
-function bodyStream(req: IncomingMessage, onAbandon: () => void): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       req.on('data', (chunk: Buffer) => {
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) req.pause();
       });
-      req.once('end', () => controller.close());
-      req.once('error', (error) => controller.error(error));
+      // The handler may have cancelled the stream (413) before the rest is discarded.
+      req.once('end', () => {
+        try {
+          controller.close();
+        } catch {
+          // Already cancelled.
+        }
+      });
+      req.once('error', (error) => {
+        try {
+          controller.error(error);
+        } catch {
+          // Already cancelled.
+        }
+      });
     },
     pull() {
       req.resume();
     },
     cancel() {
-      onAbandon();
       req.pause();
     },
   });
+}
+
+/** Most bytes of an unread request body dropped to keep its connection usable; past that it is closed. */
+const DISCARD_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * The handler answered without reading the whole body (413, 406, 415, 401...).
+ * Read the rest and drop it, so the client reads the answer and can send its
+ * next request on the connection: closing with unread data makes the kernel
+ * reset the connection, and the client may lose the answer with it. A body
+ * too large to be worth reading closes the connection instead. Returns
+ * whether the answer must say `Connection: close`.
+ */
+function discardRest(req: IncomingMessage): boolean {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > DISCARD_LIMIT) return true;
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_LIMIT) req.socket.destroy();
+  });
+  req.resume();
+  return false;
 }
 
 async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
@@ -83,7 +119,6 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
   return (req, res) => {
     const aborted = new AbortController();
     let finished = false;
-    let abandoned = false;
     res.once('close', () => {
       if (!finished) aborted.abort();
     });
@@ -98,7 +133,7 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
         method,
         headers,
         signal: aborted.signal,
-        ...(hasBody ? { body: bodyStream(req, () => (abandoned = true)), duplex: 'half' } : {}),
+        ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
       } as RequestInit);
     } catch (error) {
       logger.debug('Rejected a request node could parse but Fetch cannot', error);
@@ -115,8 +150,7 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
         response.headers.forEach((value, name) => {
           headers[name] = value;
         });
-        // A body left unread (413) must not be drained: close the connection after answering.
-        if (abandoned) headers.connection = 'close';
+        if (!req.complete && discardRest(req)) headers.connection = 'close';
         res.writeHead(response.status, headers);
         if (response.body) {
           // SSE: send the headers now, so the client sees the stream open before the first event.

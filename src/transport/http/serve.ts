@@ -20,6 +20,10 @@ export interface ServeHttpOptions extends HttpOptions {
   headersTimeoutMs?: number;
   /** Time allowed to receive a whole request (not to answer it). Default 30000 ms. */
   requestTimeoutMs?: number;
+  /** A keep-alive connection idle this long after its last response is closed. Default 5000 ms. */
+  idleTimeoutMs?: number;
+  /** Largest request head (request line and headers); larger ones get 431. Default 16384 bytes. */
+  maxHeaderBytes?: number;
 }
 
 /** A running HTTP server. */
@@ -54,10 +58,17 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const handle = toNodeHandler(handler, { logger });
   // Responses still being written: the handler is done with them before node has sent them.
   const writing = new Set<Promise<void>>();
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const nodeServer = createNodeServer(
     {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
-      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: options.idleTimeoutMs ?? 5000,
+      maxHeaderSize: options.maxHeaderBytes ?? 16_384,
+      // node enforces the two timeouts only when it sweeps connections (every 30 s by default),
+      // so a slow-loris client would hold on far past them; sweep at a fraction of the shorter one.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
     },
     (req, res) => {
       const written = new Promise<void>((resolve) => res.once('close', resolve));

@@ -29,8 +29,11 @@ export function createLineReader(maxBytes: number, handlers: LineHandlers): { pu
   function consume(text: string): void {
     let start = 0;
     for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', start)) {
+      const tail = text.slice(start, at);
       if (skipping) skipping = false;
-      else emit(pieces.join('') + text.slice(start, at));
+      // A line that arrives whole in one chunk is measured too, not only a pending one.
+      else if (bytes + Buffer.byteLength(tail) > maxBytes) handlers.overflow();
+      else emit(pieces.join('') + tail);
       pieces = [];
       bytes = 0;
       start = at + 1;
