@@ -4,15 +4,19 @@
 //   npm run build && npm run conformance [-- --scenario NAME] [-- --keep]
 //
 // It starts test/conformance/fixture-server.mjs on an ephemeral 127.0.0.1
-// port, then runs each in-scope scenario, one process per scenario, with
-// Node 22 (the suite needs fs.globSync) for two suite releases:
-//   @modelcontextprotocol/conformance 0.1.16 at 2025-06-18 and 2025-11-25,
-//   0.2.0-alpha.12 (conformance-next) at 2025-06-18, 2025-11-25 and 2026-07-28.
-// `--requirements` cannot be combined with `--scenario`, so the wire
-// revision is chosen with `--spec-version` (which is what `--requirements`
-// sets internally). Results are read from each scenario's checks.json and
-// compared with expected-failures/<suite version>/<revision>.yaml (the suite's own baseline
-// format: `server:` entries `scenario` or `scenario:check-id`).
+// port and runs the suite with Node 22 (the suite needs fs.globSync):
+//   @modelcontextprotocol/conformance 0.1.16 at 2025-06-18 and 2025-11-25;
+//   0.2.0-alpha.12 (conformance-next) at 2025-06-18, 2025-11-25 and 2026-07-28,
+//   and at the two legacy revisions again against a second fixture in
+//   stateless legacy mode (--stateless, HttpOptions.sessions: false).
+// Each run is one process with `--suite all --spec-version <revision>` (a
+// process per scenario costs seconds of start-up each), and only the
+// in-scope scenarios are scored. `--requirements` would pick the same wire
+// revision but cannot be narrowed to a scenario list, hence `--spec-version`.
+// Results are read from each scenario's checks.json and compared with
+// expected-failures/<suite version>/[stateless-]<revision>.yaml, in the
+// suite's own baseline format (`server:` entries `scenario` or
+// `scenario:check-id`).
 //
 // Exit status: 0 when every FAILURE is baselined and no baseline entry is
 // stale; 1 otherwise. WARNINGs (SHOULD-level) are reported, not failed.
@@ -75,8 +79,8 @@ function run(command, args, { timeoutMs = 120_000 } = {}) {
   });
 }
 
-async function startFixture() {
-  const child = spawn(process.execPath, [join(ROOT, 'test/conformance/fixture-server.mjs'), '--http', '127.0.0.1:0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startFixture(extraArgs = []) {
+  const child = spawn(process.execPath, [join(ROOT, 'test/conformance/fixture-server.mjs'), '--http', '127.0.0.1:0', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = await new Promise((resolve, reject) => {
@@ -165,19 +169,31 @@ async function runRevision(suite, revision, scenarios, url, outDir) {
   }));
 }
 
+/**
+ * What runs: every suite release at each of its revisions against the
+ * default fixture (legacy sessions on), then the legacy revisions once more
+ * against the fixture in stateless legacy mode (`sessions: false`). The
+ * stateless pass has its own baselines, `<release>/stateless-<revision>.yaml`.
+ */
 const fixture = await startFixture();
+const statelessFixture = await startFixture(['--stateless']);
+const NEXT = SUITES[1];
+const RUNS = [
+  ...SUITES.flatMap((suite) => suite.revisions.map((revision) => ({ suite, revision, fixture, mode: '' }))),
+  ...['2025-06-18', '2025-11-25'].map((revision) => ({ suite: NEXT, revision, fixture: statelessFixture, mode: 'stateless' })),
+];
 const outRoot = mkdtempSync(join(tmpdir(), 'skillport-conformance-'));
 let failed = false;
 const summary = [];
 try {
-  console.log(`Fixture at ${fixture.url}`);
-  for (const suite of SUITES) {
-    for (const revision of suite.revisions) {
+  console.log(`Fixtures at ${fixture.url} (sessions) and ${statelessFixture.url} (stateless legacy mode)`);
+  for (const { suite, revision, fixture: target, mode } of RUNS) {
+    {
       const available = await applicable(suite, revision);
       const scenarios = IN_SCOPE.filter((s) => available.has(s) && (!values.scenario || values.scenario.includes(s)));
       const outDir = mkdtempSync(join(outRoot, `${revision}-`));
-      const results = await runRevision(suite, revision, scenarios, fixture.url, outDir);
-      const baseline = loadBaseline(suite, revision);
+      const results = await runRevision(suite, revision, scenarios, target.url, outDir);
+      const baseline = loadBaseline(suite, mode ? `${mode}-${revision}` : revision);
       const counts = { passed: 0, failed: 0, baselined: 0, warnings: 0, skipped: 0 };
       const problems = [];
       for (const { scenario, checks } of results) {
@@ -200,7 +216,7 @@ try {
       }
       const stale = problems.filter((p) => p.startsWith('STALE')).length;
       if (counts.failed > 0 || stale > 0) failed = true;
-      const line = `${suite.name} @ ${revision}: ${scenarios.length} scenarios, ${counts.passed} checks passed, ${counts.failed} failed, ${counts.baselined} baselined failures, ${counts.warnings} warnings, ${counts.skipped} skipped`;
+      const line = `${suite.name} @ ${revision}${mode ? ` (${mode} legacy mode)` : ''}: ${scenarios.length} scenarios, ${counts.passed} checks passed, ${counts.failed} failed, ${counts.baselined} baselined failures, ${counts.warnings} warnings, ${counts.skipped} skipped`;
       summary.push(line);
       console.log(`\n${line}`);
       for (const problem of problems) console.log(`  ${problem.replace(/\s+/g, ' ').slice(0, 400)}`);
@@ -209,12 +225,14 @@ try {
     }
   }
 } finally {
-  const code = await fixture.stop();
-  if (code !== 0) {
-    failed = true;
-    console.log(`\nThe fixture server exited with ${code} on SIGTERM:\n${fixture.stderr()}`);
-  } else if (fixture.stderr().includes('error:')) {
-    console.log(`\nThe fixture server logged errors:\n${fixture.stderr()}`);
+  for (const server of [fixture, statelessFixture]) {
+    const code = await server.stop();
+    if (code !== 0) {
+      failed = true;
+      console.log(`\nThe fixture server ${server.url} exited with ${code} on SIGTERM:\n${server.stderr()}`);
+    } else if (server.stderr().includes('error:')) {
+      console.log(`\nThe fixture server ${server.url} logged errors:\n${server.stderr()}`);
+    }
   }
   if (values.keep) console.log(`\nResults kept in ${outRoot}`);
   else rmSync(outRoot, { recursive: true, force: true });
