@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { runLoad } from './lib/http-load.mjs';
-import { freePort, peakRss, rss, startHttpServer, stopChild } from './lib/proc.mjs';
+import { cpuMs, freePort, peakRss, rss, startHttpServer, stopChild } from './lib/proc.mjs';
 import { summarizeProfile } from './lib/profile.mjs';
 import { completionValues, PREFIXES, skillFile, skillName } from './lib/promptset.mjs';
 import { fmt, median, percentile } from './lib/stats.mjs';
@@ -214,14 +214,18 @@ async function benchHttp() {
         const opts = { url: cell.s.url, era: cell.era, session: cell.session, workload: w, connections: CFG.connections };
         try {
           if (round === 0) await runLoad({ ...opts, duration: CFG.warmup });
+          const cpu0 = cpuMs(cell.s.pid);
           const r = await runLoad({ ...opts, duration: CFG.duration });
+          // Server CPU per completed request: far less sensitive than req/s to
+          // other work on a shared machine.
+          r.cpuUs = ((cpuMs(cell.s.pid) - cpu0) * 1000) / r.requests;
           (samples[w.id][cell.key] ??= []).push(r);
           // Let a slow server drain the requests autocannon abandoned at the
           // deadline before the next cell starts.
           await sleep(300);
           const bad = r.non2xx + r.errors + r.timeouts;
           if (bad > 0) R.notes.push(`HTTP ${cell.def.label} ${ERA_LABEL[cell.era]} ${w.id} round ${round + 1}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts.`);
-          log(`    ${w.id.padEnd(8)} ${cell.key.padEnd(22)} ${fmt.n(r.rps).padStart(7)} req/s  p50 ${fmt.ms(r.p50)} ms  p99 ${fmt.ms(r.p99)} ms${bad ? `  (${bad} failed)` : ''}`);
+          log(`    ${w.id.padEnd(8)} ${cell.key.padEnd(22)} ${fmt.n(r.rps).padStart(7)} req/s  p50 ${fmt.ms(r.p50)} ms  p99 ${fmt.ms(r.p99)} ms  CPU ${fmt.n(r.cpuUs)} µs/req${bad ? `  (${bad} failed)` : ''}`);
         } catch (error) {
           cell.broken[w.id] = error.message;
           log(`    ${w.id} ${cell.key}: failed: ${error.message}`);
@@ -250,6 +254,10 @@ async function benchHttp() {
         p99: median(mine.map((r) => r.p99)),
         toFloor: median(toFloor),
         toSkillport: median(toSkillport),
+        cpuUs: median(mine.map((r) => r.cpuUs)),
+        // Efficiency, same direction as the req/s ratios: floor CPU per request ÷ this contender's.
+        cpuToFloor: median(mine.map((r, i) => (floor[i] ? floor[i].cpuUs / r.cpuUs : Number.NaN))),
+        cpuToSkillport: median(mine.map((r, i) => (sp[i] ? sp[i].cpuUs / r.cpuUs : Number.NaN))),
         rounds: mine.length,
       };
     }
@@ -697,7 +705,7 @@ function evaluateTargets() {
       for (const era of ['legacy', 'modern']) {
         const row = R.http.table[w.id]?.[cellKey('skillport', era)];
         if (!row) continue;
-        figures.push(`${w.id}/${ERA_LABEL[era]} ${fmt.ratio(row.toFloor)}`);
+        figures.push(`${w.id}/${ERA_LABEL[era]} ${fmt.ratio(row.toFloor)} (CPU efficiency ${fmt.ratio(row.cpuToFloor)})`);
         if (!(row.toFloor >= 0.8)) misses.push({ w, era, ratio: row.toFloor });
       }
     }
@@ -928,15 +936,17 @@ function report() {
   if (R.http) {
     p('## HTTP throughput and latency');
     p();
-    p(`Each contender serves the same prompt set (3 small prompts with arguments, a ~4 KB static body, a prompt whose argument completes over 100,000 values, 1,000 generated prompts; 1,005 in all, listed in one page by everyone). Requests carry what a real client sends: 2025-11-25 after one initialize with Mcp-Session-Id (when issued) and MCP-Protocol-Version; 2026-07-28 with MCP-Protocol-Version, Mcp-Method, Mcp-Name and the per-request \`_meta\`. "÷ floor" and "÷ skillport" are req/s ratios against the node:http floor and skillport on the same revision, in the same round.`);
+    p(`Each contender serves the same prompt set (3 small prompts with arguments, a ~4 KB static body, a prompt whose argument completes over 100,000 values, 1,000 generated prompts; 1,005 in all, listed in one page by everyone). Requests carry what a real client sends: 2025-11-25 after one initialize with Mcp-Session-Id (when issued) and MCP-Protocol-Version; 2026-07-28 with MCP-Protocol-Version, Mcp-Method, Mcp-Name and the per-request \`_meta\`. "÷ floor" and "÷ skillport" are req/s ratios against the node:http floor and skillport on the same revision, in the same round. "Server CPU µs/req" is the server process's user + system CPU time (all threads, from /proc) over the cell divided by completed requests; "CPU efficiency" is the floor's (or skillport's) CPU per request divided by the contender's, so it reads like the req/s ratio but is much less sensitive to other work on a shared machine.`);
     for (const w of WORKLOADS) {
       p();
       p(`### ${w.label}`);
       p();
-      p('| Contender | Revision | req/s | p50 ms | p99 ms | ÷ floor | ÷ skillport |');
-      p('|---|---|---:|---:|---:|---:|---:|');
+      p('| Contender | Revision | req/s | p50 ms | p99 ms | ÷ floor | ÷ skillport | server CPU µs/req | CPU efficiency ÷ floor | CPU efficiency ÷ skillport |');
+      p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
       const rows = Object.values(R.http.table[w.id] ?? {});
-      for (const r of rows) p(`| ${r.label} | ${ERA_LABEL[r.era]} | ${fmt.n(r.rps)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.toFloor)} | ${fmt.ratio(r.toSkillport)} |`);
+      for (const r of rows) {
+        p(`| ${r.label} | ${ERA_LABEL[r.era]} | ${fmt.n(r.rps)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.toFloor)} | ${fmt.ratio(r.toSkillport)} | ${fmt.n(r.cpuUs)} | ${fmt.ratio(r.cpuToFloor)} | ${fmt.ratio(r.cpuToSkillport)} |`);
+      }
     }
     p();
     p('### Resident memory of each HTTP server (child process)');

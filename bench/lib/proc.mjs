@@ -19,6 +19,16 @@ export function freePort() {
 export function rss(pid) {
   return procField(pid, 'VmRSS');
 }
+/** CPU time (user + system, all threads) a pid has used, in ms (Linux /proc, 100 Hz ticks), or NaN. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Peak resident set size in bytes. */
 export function peakRss(pid) {
   return procField(pid, 'VmHWM');
