@@ -4,7 +4,7 @@
  * which are the handler's internals.
  */
 export { createHttpHandler } from './transport/http/handler.js';
-export type { HttpHandler, HttpOptions } from './transport/http/handler.js';
+export type { HttpHandler, HttpOptions } from './transport/http/options.js';
 export { toNodeHandler } from './transport/http/node.js';
 export type { NodeHandlerOptions } from './transport/http/node.js';
 export { serveHttp } from './transport/http/serve.js';

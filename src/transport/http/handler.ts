@@ -27,107 +27,19 @@ import {
   parseMessage,
 } from '../../jsonrpc/messages.js';
 import { LEGACY_VERSIONS, readRequestMeta } from '../../protocol/index.js';
-import { type Logger, type Server, silentLogger } from '../../server/index.js';
+import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, protectedResourceMetadata } from './auth.js';
+import { readBody, requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
 import { createExchange, type Exchange, jsonResponse } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
+import { createLegacyEra } from './legacy.js';
 import { checkModernRequest, modernStatus } from './modern.js';
+import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
-import { attachStream, createSessionStore, type Session } from './sessions.js';
-import { createSseStream, sseHeaders } from './sse.js';
-
-/** Options of {@link createHttpHandler} and {@link serveHttp}. */
-export interface HttpOptions {
-  /** The MCP endpoint's path. Default `/mcp`. */
-  path?: string;
-  /**
-   * Origins a browser may call from, e.g. `https://app.example.com`; `*`
-   * allows any. Default: http and https on localhost, 127.0.0.1 and [::1],
-   * any port. A present Origin outside the list gets 403.
-   */
-  allowedOrigins?: string[];
-  /**
-   * Values the `Host` header may take: hostnames (any port) or `host:port`;
-   * `*` allows any. Default: localhost, 127.0.0.1 and [::1], any port. Add
-   * your public name when serving beyond this machine.
-   */
-  allowedHosts?: string[];
-  /** Largest request body accepted, in bytes; larger ones get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
-  maxBodyBytes?: number;
-  /**
-   * A bearer token every MCP request must carry (`Authorization: Bearer …`);
-   * others get 401 with `WWW-Authenticate`. It also turns on the Protected
-   * Resource Metadata document (RFC 9728) at the well-known paths.
-   */
-  authToken?: string;
-  /**
-   * Authorization servers named in the Protected Resource Metadata. Default:
-   * the server's own origin (skillport runs no authorization server; with a
-   * static token, configure clients with the header directly).
-   */
-  authorizationServers?: string[];
-  /**
-   * Legacy (2025-06-18, 2025-11-25) sessions with `Mcp-Session-Id`. Default
-   * true. False is stateless legacy mode: no session ids, no GET stream, and
-   * every request is served as if just initialized.
-   */
-  sessions?: boolean;
-  /** Interval of keep-alive comments on long-lived SSE streams. Default 15000 ms. */
-  keepAliveMs?: number;
-  /** A legacy session idle this long, without a GET stream, ends. Default 30 minutes. */
-  sessionIdleMs?: number;
-  /** Most legacy sessions kept; the least recently used idle one makes room. Default 1000. */
-  maxSessions?: number;
-  /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
-  drainTimeoutMs?: number;
-  logger?: Logger;
-}
-
-/** A Streamable HTTP endpoint. */
-export interface HttpHandler {
-  /** Answers one HTTP request. Never rejects. */
-  fetch(request: Request): Promise<Response>;
-  /**
-   * Stops accepting requests (503), ends listen requests and GET streams
-   * cleanly, lets in-flight requests finish (up to `drainTimeoutMs`), then
-   * ends every session.
-   */
-  close(): Promise<void>;
-}
+import { createSessionStore, type Session } from './sessions.js';
 
 const METHODS_ALLOWED = 'GET, POST, DELETE';
-
-/** Reads the body up to `max` bytes; undefined when it is larger. */
-async function readBody(request: Request, max: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
-function requestId(classified: Classified): JsonRpcRequest['id'] | null {
-  return classified.kind === 'request' ? classified.message.id : classified.kind === 'notification' ? null : classified.id;
-}
 
 /**
  * Creates the Streamable HTTP handler for a server.
@@ -172,129 +84,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return errorResponse(id, ErrorCode.InternalError, 'Internal error');
   }
 
-  // ---- Legacy era (2025-06-18, 2025-11-25) ----
+  const legacy = createLegacyEra({ server, store, logger, keepAliveMs, sessionsEnabled, track, internalError });
 
-  /** A legacy version header must name a legacy revision we serve (2025-06-18 basic/transports §Protocol Version Header). */
-  function legacyHeaderRejected(headers: Headers, id: JsonRpcRequest['id'] | null): Response | undefined {
-    const version = headers.get(HEADER.protocolVersion)?.trim();
-    if (version === undefined || LEGACY_VERSIONS.includes(version)) return undefined;
-    return reject(Rejections.UnsupportedVersionHeader, id, {}, version);
-  }
-
-  function answerLegacy(session: Session | undefined, run: () => Promise<JsonRpcResponse | undefined>, id: JsonRpcRequest['id'], accept: Acceptable, headers?: Record<string, string>): Promise<Response> {
-    // Legacy JSON-RPC errors are ordinary answers: 200 (the revisions name no other status).
-    const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, ...(headers ? { headers } : {}) });
-    track(exchange);
-    if (session) session.inFlight++;
-    run()
-      .then((response) => exchange.finish(response))
-      .catch((error: unknown) => exchange.finish(internalError(id, error)))
-      .finally(() => {
-        if (!session) return;
-        session.inFlight--;
-        session.lastActive = Date.now();
-      });
-    return exchange.response;
-  }
-
-  async function legacyPost(request: Request, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<Response> {
-    const id = requestId(classified);
-    const badVersion = legacyHeaderRejected(request.headers, id);
-    if (badVersion) return badVersion;
-
-    if (classified.kind === 'request' && classified.message.method === 'initialize' && !session) {
-      return initialize(classified.message, accept);
-    }
-    if (session) {
-      session.lastActive = Date.now();
-      if (classified.kind !== 'request') {
-        // Notifications and responses: 202 with no body (2025-06-18 basic/transports §Sending Messages).
-        // This server sends no requests, so a response has nothing to answer.
-        if (classified.kind === 'notification') await session.connection.receive(classified.message);
-        return new Response(null, { status: 202 });
-      }
-      const message = classified.message;
-      return answerLegacy(session, () => session.connection.receive(message), message.id, accept);
-    }
-    if (sessionsEnabled) return reject(Rejections.SessionRequired, id);
-    if (classified.kind !== 'request') return new Response(null, { status: 202 });
-    return statelessLegacy(request.headers, classified.message, accept);
-  }
-
-  function initialize(message: JsonRpcRequest, accept: Acceptable): Promise<Response> {
-    if (!sessionsEnabled) {
-      const connection = server.connect({ send() {} });
-      return answerLegacy(undefined, () => connection.receive(message).finally(() => connection.close('disconnect')), message.id, accept);
-    }
-    const session = store.open(server);
-    return (async () => {
-      let response: JsonRpcResponse | undefined;
-      try {
-        response = await session.connection.receive(message);
-      } catch (error) {
-        response = internalError(message.id, error);
-      }
-      if (!response || !('result' in response)) {
-        session.connection.close('disconnect');
-        return answerLegacy(undefined, async () => response, message.id, accept);
-      }
-      if (!store.register(session)) {
-        session.connection.close('disconnect');
-        return reject(Rejections.TooManySessions, message.id);
-      }
-      logger.debug(`Opened session ${session.id}`);
-      return answerLegacy(undefined, async () => response, message.id, accept, { [HEADER.sessionId]: session.id });
-    })();
-  }
-
-  /**
-   * Stateless legacy mode: a fresh connection per request, initialized on
-   * the spot at the version the header names. Without the header the spec
-   * says to assume 2025-03-26 (2025-06-18 basic/transports §Protocol Version
-   * Header); the oldest served revision is its closest match.
-   */
-  function statelessLegacy(headers: Headers, message: JsonRpcRequest, accept: Acceptable): Promise<Response> {
-    const version = headers.get(HEADER.protocolVersion)?.trim() ?? LEGACY_VERSIONS[LEGACY_VERSIONS.length - 1];
-    const connection = server.connect({ send() {} });
-    return answerLegacy(
-      undefined,
-      async () => {
-        try {
-          await connection.receive({
-            jsonrpc: '2.0',
-            id: `stateless-initialize-${String(message.id)}`,
-            method: 'initialize',
-            params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'stateless-http-client', version: '0.0.0' } },
-          });
-          await connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          return await connection.receive(message);
-        } finally {
-          connection.close('disconnect');
-        }
-      },
-      message.id,
-      accept,
-    );
-  }
-
-  function legacyGet(request: Request, session: Session): Response {
-    const badVersion = legacyHeaderRejected(request.headers, null);
-    if (badVersion) return badVersion;
-    if (!parseAccept(request.headers.get(HEADER.accept)).sse) return reject(Rejections.StreamNotAcceptable);
-    if (session.stream?.open) return reject(Rejections.StreamConflict);
-    // No event ids: this server does not resume streams, so Last-Event-ID is ignored
-    // and the request opens a fresh stream (resumability is optional, 2025-06-18 §Resumability).
-    const stream = createSseStream({
-      keepAliveMs,
-      onCancel: () => {
-        if (session.stream === stream) session.stream = undefined;
-        session.lastActive = Date.now();
-      },
-    });
-    attachStream(session, stream);
-    session.lastActive = Date.now();
-    return new Response(stream.body, { status: 200, headers: sseHeaders() });
-  }
 
   // ---- 2026-07-28 ----
 
@@ -368,13 +159,13 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     if (sessionId !== null) {
       const session = store.get(sessionId.trim());
-      if (session) return legacyPost(request, classified, accept, session);
+      if (session) return legacy.post(request, classified, accept, session);
       // A 2026 request ignores a stale session header (2026-07-28 streamable-http: SHOULD ignore).
       if (!modernShaped) return reject(Rejections.SessionNotFound, requestId(classified));
     }
     if (modernShaped) return modernPost(request, classified, accept);
     const version = request.headers.get(HEADER.protocolVersion)?.trim();
-    if (version === undefined || LEGACY_VERSIONS.includes(version)) return legacyPost(request, classified, accept, undefined);
+    if (version === undefined || LEGACY_VERSIONS.includes(version)) return legacy.post(request, classified, accept, undefined);
     return modernPost(request, classified, accept);
   }
 
@@ -414,7 +205,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         return post(request);
       case 'GET': {
         const session = sessionFor(request);
-        return session instanceof Response ? session : legacyGet(request, session);
+        return session instanceof Response ? session : legacy.get(request, session);
       }
       case 'DELETE': {
         const session = sessionFor(request);

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
-import type { HttpHandler } from './handler.js';
+import type { HttpHandler } from './options.js';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {

@@ -6,7 +6,8 @@
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Server, silentLogger } from '../../server/index.js';
-import { createHttpHandler, type HttpOptions } from './handler.js';
+import { createHttpHandler } from './handler.js';
+import type { HttpOptions } from './options.js';
 import { toNodeHandler } from './node.js';
 import { splitHost } from './origin.js';
 

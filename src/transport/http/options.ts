@@ -1,0 +1,63 @@
+/**
+ * The options and the interface of the Streamable HTTP handler.
+ */
+import type { Logger } from '../../server/index.js';
+
+/** Options of {@link createHttpHandler} and {@link serveHttp}. */
+export interface HttpOptions {
+  /** The MCP endpoint's path. Default `/mcp`. */
+  path?: string;
+  /**
+   * Origins a browser may call from, e.g. `https://app.example.com`; `*`
+   * allows any. Default: http and https on localhost, 127.0.0.1 and [::1],
+   * any port. A present Origin outside the list gets 403.
+   */
+  allowedOrigins?: string[];
+  /**
+   * Values the `Host` header may take: hostnames (any port) or `host:port`;
+   * `*` allows any. Default: localhost, 127.0.0.1 and [::1], any port. Add
+   * your public name when serving beyond this machine.
+   */
+  allowedHosts?: string[];
+  /** Largest request body accepted, in bytes; larger ones get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
+  maxBodyBytes?: number;
+  /**
+   * A bearer token every MCP request must carry (`Authorization: Bearer …`);
+   * others get 401 with `WWW-Authenticate`. It also turns on the Protected
+   * Resource Metadata document (RFC 9728) at the well-known paths.
+   */
+  authToken?: string;
+  /**
+   * Authorization servers named in the Protected Resource Metadata. Default:
+   * the server's own origin (skillport runs no authorization server; with a
+   * static token, configure clients with the header directly).
+   */
+  authorizationServers?: string[];
+  /**
+   * Legacy (2025-06-18, 2025-11-25) sessions with `Mcp-Session-Id`. Default
+   * true. False is stateless legacy mode: no session ids, no GET stream, and
+   * every request is served as if just initialized.
+   */
+  sessions?: boolean;
+  /** Interval of keep-alive comments on long-lived SSE streams. Default 15000 ms. */
+  keepAliveMs?: number;
+  /** A legacy session idle this long, without a GET stream, ends. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Most legacy sessions kept; the least recently used idle one makes room. Default 1000. */
+  maxSessions?: number;
+  /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
+  drainTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** A Streamable HTTP endpoint. */
+export interface HttpHandler {
+  /** Answers one HTTP request. Never rejects. */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * Stops accepting requests (503), ends listen requests and GET streams
+   * cleanly, lets in-flight requests finish (up to `drainTimeoutMs`), then
+   * ends every session.
+   */
+  close(): Promise<void>;
+}
