@@ -4,7 +4,7 @@
  * paths and symbolic links that point outside are refused; only regular files
  * and directories are ever opened, so FIFOs and devices cannot block or leak.
  */
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { constants, open, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** A directory entry as the walker reports it. */
@@ -24,6 +24,29 @@ export type Refusal = 'outside' | 'not-regular' | 'missing';
 function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Opens without blocking and without following a link at the last step, then
+ * checks what was opened: a file swapped for a FIFO, a device or a symbolic
+ * link between the check and the read is refused, never waited on (opening a
+ * FIFO for reading blocks until a writer comes, and holds a thread meanwhile).
+ */
+async function readRegular(path: string): Promise<{ bytes: Uint8Array } | { refused: Refusal }> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    return { refused: (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'outside' : 'missing' };
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return { refused: 'not-regular' };
+    return { bytes: new Uint8Array(await handle.readFile()) };
+  } catch {
+    return { refused: 'missing' };
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 /** Confined access to one folder. */
@@ -94,21 +117,13 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       return { entries, refused };
     },
     async readListed(entry) {
-      try {
-        return { bytes: new Uint8Array(await readFile(entry.abs)) };
-      } catch {
-        return { refused: 'missing' };
-      }
+      return readRegular(entry.abs);
     },
     async read(rel) {
       const target = await resolveSafe(rel);
       if ('refused' in target) return target;
       if (target.kind !== 'file') return { refused: 'not-regular' };
-      try {
-        return { bytes: new Uint8Array(await readFile(target.abs)) };
-      } catch {
-        return { refused: 'missing' };
-      }
+      return readRegular(target.abs);
     },
   };
 }
