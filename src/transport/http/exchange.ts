@@ -35,9 +35,23 @@ export interface Exchange {
   finish(response: JsonRpcResponse | undefined): void;
 }
 
+/**
+ * The text of JSON responses built here, so the node:http adapter can write
+ * it in one go instead of streaming it back out of the Response.
+ */
+const bodies = new WeakMap<Response, string>();
+
 /** Builds a JSON response. */
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': MEDIA.json, ...headers } });
+  const text = JSON.stringify(body);
+  const response = new Response(text, { status, headers: { 'Content-Type': MEDIA.json, ...headers } });
+  bodies.set(response, text);
+  return response;
+}
+
+/** The whole body of a response made by {@link jsonResponse}, if it is one. */
+export function jsonBodyOf(response: Response): string | undefined {
+  return bodies.get(response);
 }
 
 /** Starts an exchange in the pending state. */

@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
+import { jsonBodyOf } from './exchange.js';
 import type { HttpHandler } from './options.js';
 
 /** Options of {@link toNodeHandler}. */
@@ -151,6 +152,15 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
           headers[name] = value;
         });
         if (!req.complete && discardRest(req)) headers.connection = 'close';
+        const json = jsonBodyOf(response);
+        if (json !== undefined) {
+          // A whole JSON body: one write with its length, no chunked encoding, no stream.
+          headers['content-length'] = String(Buffer.byteLength(json));
+          res.writeHead(response.status, headers);
+          finished = true;
+          res.end(json);
+          return;
+        }
         res.writeHead(response.status, headers);
         if (response.body) {
           // SSE: send the headers now, so the client sees the stream open before the first event.
