@@ -61,6 +61,37 @@ export function securitySuite(makeTarget: MakeTarget): void {
     });
   });
 
+  describe('CORS for allowed origins', () => {
+    it('answers a preflight from an allowed origin and lets the page read answers and the session id', async () => {
+      const t = await start();
+      const origin = 'http://localhost:6274';
+      const preflight = await t.fetch(
+        new Request(t.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' } }),
+      );
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
+      const init = await post(t, INITIALIZE, { origin });
+      expect(init.status).toBe(200);
+      expect(init.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(init.headers.get('access-control-expose-headers')).toContain('Mcp-Session-Id');
+      expect((await json(init)).result.protocolVersion).toBe('2025-11-25');
+      const modern = await modernPost(t, 'server/discover', {}, { origin });
+      expect(modern.headers.get('access-control-allow-origin')).toBe(origin);
+      await modern.body?.cancel();
+    });
+
+    it('sends no CORS headers without an Origin, and refuses a preflight from a foreign one', async () => {
+      const t = await start();
+      const plain = await post(t, INITIALIZE);
+      expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+      await plain.body?.cancel();
+      expect((await t.fetch(new Request(t.url, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com' } }))).status).toBe(403);
+      expect((await t.fetch(new Request(t.url, { method: 'OPTIONS' }))).status).toBe(405);
+    });
+  });
+
   describe('bearer token', () => {
     it('answers 401 with a resource_metadata challenge until the right token comes', async () => {
       const t = await start({ authToken: 's3cret-token', authorizationServers: ['https://auth.example.com'] });

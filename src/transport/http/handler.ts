@@ -33,6 +33,7 @@ import { readBody, requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
 import { createExchange, type Exchange, jsonResponse } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
+import { preflight, withCors } from './cors.js';
 import { createLegacyEra } from './legacy.js';
 import { checkModernRequest, modernStatus } from './modern.js';
 import type { HttpHandler, HttpOptions } from './options.js';
@@ -183,8 +184,15 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     // DNS-rebinding defence first, before anything else is revealed.
     if (!hostAllowed(request.headers.get(HEADER.host) ?? url.host)) return reject(Rejections.HostNotAllowed);
     const origin = request.headers.get(HEADER.origin);
-    if (origin !== null && !originAllowed(origin)) return reject(Rejections.OriginNotAllowed);
+    if (origin === null) return routeAllowed(request, url);
+    if (!originAllowed(origin)) return reject(Rejections.OriginNotAllowed);
+    // A browser page on an allowed origin: answer its preflight, and let it read the answers.
+    if (request.method === 'OPTIONS') return preflight(request, origin, sessionsEnabled ? METHODS_ALLOWED : 'POST');
+    return withCors(await routeAllowed(request, url), origin);
+  }
 
+  /** Routes a request that passed the DNS-rebinding checks. */
+  async function routeAllowed(request: Request, url: URL): Promise<Response> {
     const endpoint = new URL(path, url);
     if (tokenValid && (url.pathname === METADATA_PATH || url.pathname === `${METADATA_PATH}${path}`)) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: 'GET' });

@@ -1,0 +1,56 @@
+/**
+ * CORS for browser clients on allowed origins (such as the MCP Inspector at
+ * http://localhost:6274). The Origin allow-list has already decided who may
+ * call; this only lets such a page read the answers and send the MCP headers
+ * (Fetch standard §3.2, CORS protocol). Requests without `Origin` (every
+ * non-browser client) get no CORS headers.
+ */
+import { HEADER } from './headers.js';
+
+/** Request headers an MCP client sends (2025-06-18 and 2026-07-28 transports). */
+const ALLOWED_HEADERS = [
+  HEADER.contentType,
+  HEADER.accept,
+  HEADER.authorization,
+  HEADER.protocolVersion,
+  HEADER.sessionId,
+  HEADER.method,
+  HEADER.name,
+  HEADER.lastEventId,
+].join(', ');
+
+/** Response headers a page must be able to read. */
+const EXPOSED_HEADERS = [HEADER.sessionId, HEADER.wwwAuthenticate, HEADER.protocolVersion].join(', ');
+
+/** The answer to a preflight (`OPTIONS` with an allowed `Origin`). */
+export function preflight(request: Request, origin: string, methods: string): Response {
+  // Echo what the page asks for (e.g. Mcp-Param-* tool headers), else the MCP set.
+  const requested = request.headers.get('Access-Control-Request-Headers');
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Methods': methods,
+      'Access-Control-Allow-Headers': requested ?? ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+      Vary: 'Origin',
+    },
+  });
+}
+
+/** Lets a page on an allowed `origin` read `response`. */
+export function withCors(response: Response, origin: string): Response {
+  try {
+    response.headers.set('Access-Control-Allow-Origin', origin);
+    response.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    response.headers.append('Vary', 'Origin');
+    return response;
+  } catch {
+    // Immutable headers (a response from elsewhere): copy it.
+    const copy = new Response(response.body, response);
+    copy.headers.set('Access-Control-Allow-Origin', origin);
+    copy.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    copy.headers.append('Vary', 'Origin');
+    return copy;
+  }
+}
