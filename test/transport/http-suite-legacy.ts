@@ -18,6 +18,12 @@ function expectValid(revision: RevisionName, name: string, value: unknown): void
   expect(schemaErrors(revision, name, value), `${name}: ${JSON.stringify(value)}`).toEqual([]);
 }
 
+/** An error answer with the request's id, valid as an error response of `revision`. */
+function expectError(revision: RevisionName, body: Message, id: number | string, code: number): void {
+  expect(body).toMatchObject({ id, error: { code } });
+  expectValid(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', body);
+}
+
 /** The response definition of a revision: 2025-06-18 has JSONRPCResponse for results. */
 function resultDefinition(revision: RevisionName): string {
   return revision === '2025-06-18' ? 'JSONRPCResponse' : 'JSONRPCResultResponse';
@@ -88,7 +94,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       const read = await json(await post(t, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'test://template/7/data' } }, headers));
       expectValid(revision, 'ReadResourceResult', read.result);
       const missing = await json(await post(t, { jsonrpc: '2.0', id: 5, method: 'resources/read', params: { uri: 'test://nope' } }, headers));
-      expect(missing.error.code).toBe(-32002);
+      expectError(revision, missing, 5, -32002);
     });
 
     it('answers with one SSE event when the client accepts only text/event-stream', async () => {
@@ -140,7 +146,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       expect(deleted.status).toBe(204);
       const after = await post(t, { jsonrpc: '2.0', id: 1, method: 'prompts/list' }, headers);
       expect(after.status).toBe(404);
-      expect((await json(after)).error.code).toBe(-32600);
+      expectError(revision, await json(after), 1, -32600);
       expect((await t.fetch(new Request(t.url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' } }))).status).toBe(404);
       expect((await t.fetch(new Request(t.url, { method: 'DELETE', headers }))).status).toBe(404);
     });
@@ -151,7 +157,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       const bad = await post(t, { jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { ...headers, 'mcp-protocol-version': '1999-01-01' });
       expect(bad.status).toBe(400);
       const body = await json(bad);
-      expect(body).toMatchObject({ id: 1, error: { code: -32600 } });
+      expectError(revision, body, 1, -32600);
       const noHeader: Record<string, string> = { 'mcp-session-id': headers['mcp-session-id'] as string };
       const ok = await post(t, { jsonrpc: '2.0', id: 2, method: 'prompts/list' }, noHeader);
       expect(ok.status).toBe(200);
@@ -164,9 +170,10 @@ export function legacySuite(makeTarget: MakeTarget): void {
       const t = await start();
       const missing = await post(t, { jsonrpc: '2.0', id: 1, method: 'prompts/list' });
       expect(missing.status).toBe(400);
-      expect(await json(missing)).toMatchObject({ id: 1, error: { code: -32600 } });
+      expectError('2025-11-25', await json(missing), 1, -32600);
       const unknown = await post(t, { jsonrpc: '2.0', id: 2, method: 'prompts/list' }, { 'mcp-session-id': 'no-such-session' });
       expect(unknown.status).toBe(404);
+      expectError('2025-06-18', await json(unknown), 2, -32600);
     });
 
     it('counter-offers the newest legacy revision to an unknown version', async () => {
