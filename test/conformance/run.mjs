@@ -63,12 +63,26 @@ export const IN_SCOPE = [
   'input-required-result-non-tool-request',
 ];
 
+for (const [file, what] of [
+  [NODE22, 'Node 22 (the "node" devDependency)'],
+  [join(ROOT, 'dist/http.js'), 'the build (run `npm run build` first)'],
+  ...SUITES.map((suite) => [suite.cli, suite.name]),
+]) {
+  if (!existsSync(file)) {
+    console.error(`Missing ${what}: ${file}`);
+    process.exit(1);
+  }
+}
+
 const { values } = parseArgs({ options: { scenario: { type: 'string', multiple: true }, keep: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false } } });
 
 function run(command, args, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
+    child.once('error', (error) => {
+      output += `\n${error.message}`;
+    });
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
