@@ -14,7 +14,8 @@
  *   §Statelessness). GET and DELETE without a session are 405.
  *
  * Before any of that: the `Host` and `Origin` allow-lists (DNS rebinding),
- * the optional bearer token, the body cap, and the media types.
+ * CORS for pages on allowed origins, the optional bearer token, the body
+ * cap, and the media types. The legacy half lives in legacy.ts.
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import {
@@ -87,7 +88,6 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   const legacy = createLegacyEra({ server, store, logger, keepAliveMs, sessionsEnabled, track, internalError });
 
-
   // ---- 2026-07-28 ----
 
   function modernPost(request: Request, classified: Classified, accept: Acceptable): Response | Promise<Response> {
@@ -97,7 +97,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       // cancels), and header rules for notification POSTs are left open: accept it.
       return new Response(null, { status: 202 });
     }
-    if (classified.kind !== 'request') return reject(Rejections.NotFound);
+    // Invalid messages were answered before routing; this narrows the type.
+    if (classified.kind !== 'request') return reject(Rejections.Internal);
     const message = classified.message;
     const rejection = checkModernRequest(request.headers, message);
     if (rejection) return jsonResponse(rejection.body, rejection.status);
