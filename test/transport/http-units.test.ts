@@ -100,6 +100,22 @@ describe('session store', () => {
     expect(store.get(busy.id)).toBe(busy);
   });
 
+  it('ends a session whose handshake never completed after a minute idle', async () => {
+    let now = 0;
+    const store = createSessionStore({ idleMs: 30 * 60_000, maxSessions: 10, now: () => now });
+    const probe = store.open(server);
+    const client = store.open(server);
+    for (const session of [probe, client]) {
+      store.register(session);
+      await session.connection.receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    }
+    await client.connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    now = 2 * 60_000;
+    store.sweep();
+    expect(store.get(probe.id)).toBeUndefined();
+    expect(store.get(client.id)).toBe(client);
+  });
+
   it('evicts the least recently used idle session when full, and refuses when all are busy', () => {
     let now = 0;
     const store = createSessionStore({ idleMs: 60_000, maxSessions: 2, now: () => now });

@@ -17,6 +17,12 @@ import type { SseStream } from './sse.js';
 
 /** Messages kept for a session while it has no GET stream. */
 const BACKLOG_LIMIT = 100;
+/**
+ * A session whose client never sent `notifications/initialized` ends after
+ * this long idle (or `idleMs`, if shorter): probes and abandoned handshakes
+ * should not hold a connection for the full idle time.
+ */
+const HANDSHAKE_IDLE_MS = 60_000;
 
 /** One legacy session. */
 export interface Session {
@@ -50,7 +56,7 @@ export interface SessionStore {
   get(id: string): Session | undefined;
   /** Ends a session: its requests are cancelled and its GET stream ends. */
   end(id: string): boolean;
-  /** Ends sessions idle for longer than `idleMs`. */
+  /** Ends sessions idle for longer than `idleMs` (a minute, for handshakes never completed). */
   sweep(): void;
   /** Every registered session. */
   all(): Session[];
@@ -114,8 +120,11 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     },
     sweep() {
       const cutoff = now() - options.idleMs;
+      const handshakeCutoff = now() - Math.min(options.idleMs, HANDSHAKE_IDLE_MS);
       for (const session of [...sessions.values()]) {
-        if (idle(session) && session.lastActive < cutoff) endSession(session);
+        if (!idle(session)) continue;
+        const limit = session.connection.session?.initialized ? cutoff : handshakeCutoff;
+        if (session.lastActive < limit) endSession(session);
       }
     },
     all() {
