@@ -42,6 +42,8 @@ import { createHostCheck, createOriginCheck } from './origin.js';
 import { createSessionStore, type Session } from './sessions.js';
 
 const METHODS_ALLOWED = 'GET, POST, DELETE';
+/** A body that is not UTF-8 is a parse error, not text with replacement characters. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Creates the Streamable HTTP handler for a server.
@@ -129,7 +131,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       .catch((error: unknown) => exchange.finish(internalError(message.id, error)))
       .finally(() => {
         request.signal.removeEventListener('abort', disconnect);
-        handle.close('disconnect');
+        // Nothing is left in flight on a one-request connection: no close needed.
         modern.delete(handle);
       });
     return exchange.response;
@@ -145,7 +147,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!bytes) return reject(Rejections.PayloadTooLarge);
     let text: string;
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      text = UTF8.decode(bytes);
     } catch {
       return jsonResponse(parseErrorResponse(), 400);
     }

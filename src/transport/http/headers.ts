@@ -27,6 +27,7 @@ export const MEDIA = {
   sse: 'text/event-stream',
 } as const;
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /** Visible ASCII plus space and tab: what may appear in a plain header value. */
 const PLAIN_VALUE = /^[\x20-\x7e\t]*$/;
@@ -51,7 +52,7 @@ export function readMetadataHeader(headers: Headers, name: string): HeaderValue 
     if (base64.length % 4 !== 0) return { kind: 'invalid', reason: `${name} carries malformed Base64` };
     try {
       const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      return { kind: 'value', value: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+      return { kind: 'value', value: UTF8.decode(bytes) };
     } catch {
       return { kind: 'invalid', reason: `${name} carries Base64 that is not UTF-8 text` };
     }
@@ -67,9 +68,19 @@ export interface Acceptable {
   sse: boolean;
 }
 
+/** The last `Accept` value parsed: clients send the same one on every request. */
+let lastAccept: { header: string; parsed: Acceptable } | undefined;
+
 /** Parses `Accept` into the two media types this transport can answer with. */
 export function parseAccept(header: string | null): Acceptable {
   if (header === null || header.trim() === '') return { json: true, sse: true };
+  if (lastAccept?.header === header) return { ...lastAccept.parsed };
+  const parsed = parseAcceptValue(header);
+  lastAccept = { header, parsed };
+  return { ...parsed };
+}
+
+function parseAcceptValue(header: string): Acceptable {
   const types = header
     .split(',')
     .map((part) => {
