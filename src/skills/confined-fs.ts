@@ -3,8 +3,14 @@
  * realpath and must stay inside the folder's own realpath, so `..`, absolute
  * paths and symbolic links that point outside are refused; only regular files
  * and directories are ever opened, so FIFOs and devices cannot block or leak.
+ *
+ * The system calls are synchronous: a skills folder is many small files, and
+ * a synchronous read of one costs a few microseconds where a promise-based
+ * one costs a thread-pool round trip per call (measured: 10,000 skills load
+ * several times faster). Every {@link YIELD_EVERY} calls the work yields to the
+ * event loop, so a reload never stalls requests for long.
  */
-import { constants, open, readdir, realpath, stat } from 'node:fs/promises';
+import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** A directory entry as the walker reports it. */
@@ -32,21 +38,34 @@ function isInside(root: string, candidate: string): boolean {
  * link between the check and the read is refused, never waited on (opening a
  * FIFO for reading blocks until a writer comes, and holds a thread meanwhile).
  */
-async function readRegular(path: string): Promise<{ bytes: Uint8Array } | { refused: Refusal }> {
-  let handle: Awaited<ReturnType<typeof open>>;
+function readRegular(path: string): { bytes: Uint8Array } | { refused: Refusal } {
+  let fd: number;
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     return { refused: (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'outside' : 'missing' };
   }
   try {
-    if (!(await handle.stat()).isFile()) return { refused: 'not-regular' };
-    return { bytes: new Uint8Array(await handle.readFile()) };
+    if (!fstatSync(fd).isFile()) return { refused: 'not-regular' };
+    return { bytes: new Uint8Array(readFileSync(fd)) };
   } catch {
     return { refused: 'missing' };
   } finally {
-    await handle.close().catch(() => {});
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing to release.
+    }
   }
+}
+
+/** System calls between two yields to the event loop. */
+export const YIELD_EVERY = 256;
+let calls = 0;
+
+/** Yields to the event loop once every {@link YIELD_EVERY} calls. */
+function pace(): Promise<void> | undefined {
+  return ++calls % YIELD_EVERY === 0 ? new Promise((resolve) => setImmediate(resolve)) : undefined;
 }
 
 /** Confined access to one folder. */
@@ -66,21 +85,26 @@ export interface ConfinedFs {
 
 /** Opens `dir` for confined access; throws when it is not a directory. */
 export async function openConfined(dir: string): Promise<ConfinedFs> {
-  const root = await realpath(dir);
-  if (!(await stat(root)).isDirectory()) throw new Error(`Not a directory: ${dir}`);
+  const root = realpathSync(dir);
+  if (!statSync(root).isDirectory()) throw new Error(`Not a directory: ${dir}`);
 
-  async function resolveSafe(rel: string): Promise<{ abs: string; kind: 'file' | 'directory'; size: number } | { refused: Refusal }> {
+  function resolveSafe(rel: string): { abs: string; kind: 'file' | 'directory'; size: number } | { refused: Refusal } {
     if (rel.includes('\0') || isAbsolute(rel) || rel.includes('\\')) return { refused: 'outside' };
     const joined = join(root, rel);
     if (!isInside(root, joined)) return { refused: 'outside' };
     let real: string;
     try {
-      real = await realpath(joined);
+      real = realpathSync(joined);
     } catch {
       return { refused: 'missing' };
     }
     if (!isInside(root, real)) return { refused: 'outside' };
-    const info = await stat(real).catch(() => undefined);
+    let info: ReturnType<typeof statSync> | undefined;
+    try {
+      info = statSync(real);
+    } catch {
+      info = undefined;
+    }
     if (!info) return { refused: 'missing' };
     if (info.isFile()) return { abs: real, kind: 'file', size: info.size };
     if (info.isDirectory()) return { abs: real, kind: 'directory', size: 0 };
@@ -92,13 +116,19 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
     async list(relDir, absDir) {
       let dirPath = absDir;
       if (dirPath === undefined) {
-        const base = await resolveSafe(relDir);
+        const base = resolveSafe(relDir);
         if ('refused' in base || base.kind !== 'directory') {
           return { entries: [], refused: [{ rel: relDir, reason: 'refused' in base ? base.refused : 'not-regular' }] };
         }
         dirPath = base.abs;
       }
-      const dirents = await readdir(dirPath, { withFileTypes: true }).catch(() => []);
+      await pace();
+      let dirents: Dirent[];
+      try {
+        dirents = readdirSync(dirPath, { withFileTypes: true });
+      } catch {
+        dirents = [];
+      }
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const entries: WalkEntry[] = [];
       const refused: Array<{ rel: string; reason: Refusal }> = [];
@@ -109,7 +139,7 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
         if (dirent.isFile()) entries.push({ rel, abs: join(dirPath, name), kind: 'file', size: 0 });
         else if (dirent.isDirectory()) entries.push({ rel, abs: join(dirPath, name), kind: 'directory', size: 0 });
         else if (dirent.isSymbolicLink()) {
-          const target = await resolveSafe(rel);
+          const target = resolveSafe(rel);
           if ('refused' in target) refused.push({ rel, reason: target.refused });
           else entries.push({ rel, abs: target.abs, kind: target.kind, size: target.size });
         } else refused.push({ rel, reason: 'not-regular' });
@@ -117,10 +147,12 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       return { entries, refused };
     },
     async readListed(entry) {
+      await pace();
       return readRegular(entry.abs);
     },
     async read(rel) {
-      const target = await resolveSafe(rel);
+      await pace();
+      const target = resolveSafe(rel);
       if ('refused' in target) return target;
       if (target.kind !== 'file') return { refused: 'not-regular' };
       return readRegular(target.abs);
