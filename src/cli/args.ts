@@ -22,6 +22,7 @@ export const OPTIONS = {
   'page-size': { type: 'string' },
   'auth-token': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  'allow-host': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;

@@ -31,7 +31,10 @@ Options:
   --log-level L      serve: debug | info | warn | error | silent (default: info), to stderr
   --page-size N      serve: items per page of list results (default: 50)
   --auth-token T     serve --http: require this bearer token (or SKILLPORT_AUTH_TOKEN)
-  --allow-origin O   serve --http: also accept this Origin (repeatable)
+  --allow-origin O   serve --http: the Origins browsers may call from (repeatable; replaces the
+                     default of localhost origins; * allows any)
+  --allow-host H     serve --http: the Host names accepted (repeatable; replaces the default of
+                     localhost names; needed when serving beyond this machine; * allows any)
   -h, --help         Show this help
   -v, --version      Show the version
 

@@ -102,3 +102,43 @@ describe('skillport CLI', () => {
     expect(result.status).toBe(0);
   });
 });
+
+describe('skillport serve --http', () => {
+  it('binds 127.0.0.1, answers on /mcp, and accepts a Host only when allowed', async () => {
+    const { spawn } = await import('node:child_process');
+    const { request } = await import('node:http');
+    const child = spawn(process.execPath, [BIN, 'serve', VALID, '--http', '127.0.0.1:0', '--allow-host', 'skills.example'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<URL>((resolve, reject) => {
+        let log = '';
+        const timer = setTimeout(() => reject(new Error(log)), 20_000);
+        child.stderr.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(log);
+          if (found) {
+            clearTimeout(timer);
+            resolve(new URL(found[1] as string));
+          }
+        });
+      });
+      const post = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+          const req = request(url, {
+            method: 'POST',
+            headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+          });
+          req.on('response', (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      expect(await post('skills.example')).toBe(200);
+      expect(await post(url.host)).toBe(403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});

@@ -32,6 +32,7 @@ export async function serve(dirs: string[], values: Values, io: CliIo, env: Reco
       logger,
       ...(authToken ? { authToken } : {}),
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
+      ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
     });
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
