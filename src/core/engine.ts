@@ -19,7 +19,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from './model.js';
-import { type Page, paginate } from './paginate.js';
+import { createPager, type Page } from './paginate.js';
 import type { PromptProvider } from './prompts.js';
 import { MAX_COMPLETION_VALUES } from './rank.js';
 import type { ResourceProvider } from './resources.js';
@@ -123,6 +123,13 @@ export function createEngine(options: EngineOptions): Engine {
   const maxPromptBytes = options.maxPromptBytes ?? Number.POSITIVE_INFINITY;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError('pageSize must be a positive integer');
 
+  // One pager per list: a client paging while a reload swaps the catalogue finishes on the one it started with.
+  const promptPages = createPager(pageSize);
+  const resourcePages = createPager(pageSize);
+  const templatePages = createPager(pageSize);
+  const skillPages = createPager(pageSize);
+  const directoryPages = createPager(pageSize, 64);
+
   const events = createEmitter<EngineEvent>((error) => logger.error('A change listener failed', error));
   const promptCatalogue = cached(async () => {
     const list = prompts ? await prompts.list() : [];
@@ -213,7 +220,7 @@ export function createEngine(options: EngineOptions): Engine {
     features,
     async listPrompts(cursor) {
       needPrompts('prompts/list');
-      return paginate((await promptCatalogue.get()).list, cursor, pageSize);
+      return promptPages.page((await promptCatalogue.get()).list, cursor);
     },
     async prompts() {
       return prompts ? (await promptCatalogue.get()).list : [];
@@ -252,18 +259,18 @@ export function createEngine(options: EngineOptions): Engine {
     },
     async listResources(cursor) {
       needResources('resources/list');
-      return paginate(await resourceCatalogue.get(), cursor, pageSize);
+      return resourcePages.page(await resourceCatalogue.get(), cursor);
     },
     async listResourceTemplates(cursor) {
       needResources('resources/templates/list');
-      return paginate(await templateCatalogue.get(), cursor, pageSize);
+      return templatePages.page(await templateCatalogue.get(), cursor);
     },
     async readResource(uri, ctx) {
       return needResources('resources/read').read(uri, ctx);
     },
     async listSkills(cursor) {
       needSkills('skills/list');
-      return paginate(await skillCatalogue.get(), cursor, pageSize);
+      return skillPages.page(await skillCatalogue.get(), cursor);
     },
     async getSkill(uri) {
       const entry = await needSkills('skills/get').getSkill(uri);
@@ -277,7 +284,7 @@ export function createEngine(options: EngineOptions): Engine {
       const children = await provider.readDirectory(uri);
       // SEP-2640 resources/directory/read: missing or not a directory is -32602.
       if (!children) throw new InvalidParamsError(`${uri} is not a directory resource`, { uri });
-      return paginate(children, cursor, pageSize);
+      return directoryPages.page(children, cursor);
     },
     watch: (listener) => events.watch(listener),
     close() {

@@ -1,7 +1,8 @@
 /**
  * Cursor pagination for the list methods. The cursor is opaque to clients
- * (MCP server/utilities/pagination: "an opaque string") and encodes an offset;
- * a cursor this server did not mint is answered with -32602, as the
+ * (MCP server/utilities/pagination: "an opaque string") and encodes an offset
+ * (and, for {@link createPager}, the version of the list it belongs to); a
+ * cursor this server did not mint is answered with -32602, as the
  * pagination page recommends.
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
@@ -41,4 +42,65 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, pag
   const page: Page<T> = { items: items.slice(offset, end) };
   if (end < items.length) page.nextCursor = encodeCursor(end);
   return page;
+}
+
+const VERSIONED = 'sp2:';
+
+/** Pages over the successive versions of one list; see {@link createPager}. */
+export interface Pager {
+  page<T>(items: readonly T[], cursor: string | undefined): Page<T>;
+}
+
+/**
+ * Pagination that survives the list being replaced (a live reload) while a
+ * client pages through it. Each distinct list (by identity: a catalogue
+ * hands out the same array until it changes) gets a version number, the
+ * cursor carries version and offset, and the last `keep` versions stay
+ * reachable: a client finishes on the version it started with instead of
+ * stitching pages of two catalogues together (duplicates, missing items). A
+ * cursor for a version no longer kept is -32602, like any invalid cursor
+ * (MCP server/utilities/pagination), and the client lists again.
+ */
+export function createPager(pageSize: number, keep = 8): Pager {
+  const versions = new WeakMap<object, number>();
+  const kept = new Map<number, readonly unknown[]>();
+  let next = 1;
+
+  function remember(version: number, items: readonly unknown[]): void {
+    kept.delete(version);
+    kept.set(version, items);
+    // Maps iterate in insertion order: the first key is the least recently used.
+    while (kept.size > keep) kept.delete(kept.keys().next().value as number);
+  }
+
+  return {
+    page<T>(items: readonly T[], cursor: string | undefined): Page<T> {
+      let version = versions.get(items);
+      if (version === undefined) {
+        version = next++;
+        versions.set(items, version);
+      }
+      let list: readonly T[] = items;
+      let offset = 0;
+      if (cursor !== undefined) {
+        let text = '';
+        try {
+          text = atob(cursor);
+        } catch {
+          // Not base64: rejected below.
+        }
+        const match = text.startsWith(VERSIONED) ? /^(\d+):(\d+)$/.exec(text.slice(VERSIONED.length)) : null;
+        const older = match ? kept.get(Number(match[1])) : undefined;
+        if (!match || !older) throw new InvalidParamsError('Invalid cursor', { cursor });
+        version = Number(match[1]);
+        list = older as readonly T[];
+        offset = Number(match[2]);
+      }
+      remember(version, list);
+      const end = offset + pageSize;
+      const page: Page<T> = { items: list.slice(offset, end) };
+      if (end < list.length) page.nextCursor = btoa(`${VERSIONED}${version}:${end}`).replace(/=+$/, '');
+      return page;
+    },
+  };
 }

@@ -1,10 +1,9 @@
 /**
  * A skills folder as prompt, resource and skills providers, with optional
- * live reload: the folder is watched, a change builds a new catalogue, and
+ * live reload: every folder is watched (see watch-tree.ts), a change builds a new catalogue, and
  * the new one replaces the old in one assignment only if it was built; a
  * failed reload keeps the last good catalogue and logs why.
  */
-import { watch as watchFolder, type FSWatcher } from 'node:fs';
 import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
 import { ResourceNotFoundError } from '../core/errors.js';
@@ -18,11 +17,15 @@ import { rankCompletions } from '../core/rank.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
 import { formatIssue } from './issues.js';
 import { decodeUtf8, digestOf } from './load-skill.js';
+import { type TreeWatcher, watchTree } from './watch-tree.js';
 
 export interface SkillsFolderOptions extends CatalogueOptions {
   /** Watch the folders and reload on change. */
   watch?: boolean;
-  /** Quiet period after the last change before reloading, in ms. Default 100. */
+  /**
+   * Quiet period after the last change before reloading, in ms. Default 100.
+   * Changes that never pause still reload at least every ten such periods.
+   */
   debounceMs?: number;
   logger?: Logger;
 }
@@ -67,10 +70,13 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
   const skillChanges = createEmitter<void>();
   const live = options.watch === true;
 
+  let tree: TreeWatcher | undefined;
   let reloading: Promise<boolean> | undefined;
   let again = false;
   async function rebuild(): Promise<boolean> {
     let next: Catalogue;
+    // Watch new folders before reading: a change after this is seen, one before it is read.
+    await tree?.sync().catch((error: unknown) => logger.warn('Re-reading the watched folders failed', error));
     try {
       next = await buildCatalogue(dirs, options);
     } catch (error) {
@@ -106,21 +112,24 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     return reloading;
   }
 
-  const watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
+  const debounceMs = options.debounceMs ?? 100;
+  // When the first change of the pending burst came: a plain debounce would wait
+  // forever for a quiet period under a steady stream of changes (or a busy event loop).
+  let burstStart: number | undefined;
+  function changed(): void {
+    clearTimeout(timer);
+    const now = Date.now();
+    burstStart ??= now;
+    const wait = Math.max(0, Math.min(debounceMs, burstStart + 10 * debounceMs - now));
+    timer = setTimeout(() => {
+      burstStart = undefined;
+      void reload();
+    }, wait);
+  }
   if (live) {
-    for (const dir of dirs) {
-      try {
-        const watcher = watchFolder(dir, { recursive: true }, () => {
-          clearTimeout(timer);
-          timer = setTimeout(() => void reload(), options.debounceMs ?? 100);
-        });
-        watcher.on('error', (error) => logger.warn(`Watching ${dir} failed`, error));
-        watchers.push(watcher);
-      } catch (error) {
-        logger.warn(`Cannot watch ${dir}; changes will not be picked up`, error);
-      }
-    }
+    tree = watchTree(dirs, changed, (dir, error) => logger.warn(`Cannot watch ${dir}; changes in it will not be picked up`, error));
+    await tree.sync();
   }
 
   const template = parseUriTemplate(SKILL_FILE_TEMPLATE);
@@ -206,7 +215,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     reload,
     close() {
       clearTimeout(timer);
-      for (const watcher of watchers.splice(0)) watcher.close();
+      tree?.close();
     },
   };
 }

@@ -9,7 +9,7 @@
  * instead (and RELIABILITY.md says so).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, cpSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,4 +127,68 @@ describe('faults', () => {
     expect(await client.close()).toEqual({ code: 0, signal: null });
     expect(client.garbage).toEqual([]);
   }, 90_000);
+});
+
+describe('live reload under a continuous stream of changes', () => {
+  it('reloads while changes keep coming faster than the debounce, not only once they stop', async () => {
+    const { loadSkillsFolder } = await import('../../src/skills.js');
+    const dir = join(root, 'stream');
+    mkdirSync(join(dir, 'busy'), { recursive: true });
+    writeFileSync(join(dir, 'busy', 'SKILL.md'), '---\nname: busy\ndescription: Version 0.\n---\nBody.\n');
+    const folder = await loadSkillsFolder([dir], { watch: true, debounceMs: 100 });
+    try {
+      // An edit every 20 ms for 3 s: a plain debounce would wait for a quiet 100 ms that never comes.
+      const changedWhileEditing = await new Promise<boolean>((resolve) => {
+        let n = 0;
+        const editor = setInterval(() => {
+          writeFileSync(join(dir, 'busy', 'SKILL.md'), `---\nname: busy\ndescription: Version ${++n}.\n---\nBody.\n`);
+          if (n >= 150) {
+            clearInterval(editor);
+            resolve(folder.catalogue.prompts[0]?.description !== 'Version 0.');
+          }
+        }, 20);
+      });
+      expect(changedWhileEditing, 'no reload happened during 3 s of continuous edits').toBe(true);
+      figures.add('Continuous edits faster than the debounce (every 20 ms for 3 s)', 'reloads still happen (at most 10 debounce periods apart)');
+    } finally {
+      folder.close();
+    }
+  });
+
+  it('sees every atomic save (write a temporary file, rename it over the old one), not only the first', async () => {
+    const { loadSkillsFolder } = await import('../../src/skills.js');
+    const dir = join(root, 'atomic');
+    mkdirSync(join(dir, 'saved'), { recursive: true });
+    const file = join(dir, 'saved', 'SKILL.md');
+    writeFileSync(file, '---\nname: saved\ndescription: Version 0.\n---\nBody.\n');
+    const folder = await loadSkillsFolder([dir], { watch: true, debounceMs: 20 });
+    try {
+      for (let version = 1; version <= 4; version++) {
+        // How editors save: a new inode takes the old name.
+        writeFileSync(`${file}.tmp`, `---\nname: saved\ndescription: Version ${version}.\n---\nBody.\n`);
+        renameSync(`${file}.tmp`, file);
+        let seen = false;
+        for (let i = 0; i < 100 && !seen; i++) {
+          await sleep(50);
+          seen = folder.catalogue.prompts[0]?.description === `Version ${version}.`;
+        }
+        expect(seen, `save ${version} was not picked up`).toBe(true);
+      }
+      // A folder replaced by a new one, then edited.
+      rmSync(join(dir, 'saved'), { recursive: true });
+      mkdirSync(join(dir, 'saved'));
+      writeFileSync(file, '---\nname: saved\ndescription: Recreated.\n---\nBody.\n');
+      await sleep(300);
+      writeFileSync(file, '---\nname: saved\ndescription: Edited after.\n---\nBody.\n');
+      let seen = false;
+      for (let i = 0; i < 100 && !seen; i++) {
+        await sleep(50);
+        seen = folder.catalogue.prompts[0]?.description === 'Edited after.';
+      }
+      expect(seen, 'an edit in a re-created folder was not picked up').toBe(true);
+      figures.add('Atomic saves (rename over) x4, then a folder deleted, re-created and edited', 'every change reloaded');
+    } finally {
+      folder.close();
+    }
+  });
 });
