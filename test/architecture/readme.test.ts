@@ -12,8 +12,8 @@ describe('README', () => {
     expect(lines[1]).toMatch(/npm test/);
   });
 
-  it('shows the library example exactly as the type-checked examples/quick-start.ts', () => {
-    const example = readFileSync(`${ROOT}examples/quick-start.ts`, 'utf8');
+  it.each(['quick-start.ts', 'skills-server.ts'])('shows examples/%s exactly as the type-checked file', (file) => {
+    const example = readFileSync(`${ROOT}examples/${file}`, 'utf8');
     expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
   });
 });

@@ -1,0 +1,17 @@
+import { createServer, combinePrompts, definePrompt, staticPrompts } from 'skillport';
+import { loadSkillsFolder } from 'skillport/skills';
+import { serveStdio } from 'skillport/stdio';
+
+// A skills folder served next to prompts written in code, reloaded when its files change.
+const folder = await loadSkillsFolder(['./skills'], { watch: true });
+const extra = staticPrompts([definePrompt({ name: 'standup', description: 'Write a stand-up update.', get: () => 'Summarise what I did yesterday.' })]);
+
+const server = createServer({
+  name: 'team-prompts',
+  version: '1.0.0',
+  prompts: combinePrompts(folder.prompts, extra),
+  resources: folder.resources,
+  skills: folder.skills,
+});
+await serveStdio(server).done;
+folder.close();
