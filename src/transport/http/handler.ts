@@ -32,6 +32,7 @@ import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, protectedResourceMetadata } from './auth.js';
 import { readBody, requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
+import { clientAddress } from './node.js';
 import { createExchange, type Exchange, jsonResponse } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import { preflight, withCors } from './cors.js';
@@ -78,6 +79,31 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const modern = new Set<{ close(reason: 'disconnect' | 'shutdown'): void }>();
   let closing = false;
 
+  // Long-lived streams (listen requests, GET streams), overall and per client address.
+  const maxStreams = options.maxStreams ?? 1000;
+  const maxStreamsPerClient = options.maxStreamsPerClient ?? 32;
+  let openStreams = 0;
+  const streamsByClient = new Map<string, number>();
+
+  /** Takes a stream place for the request's client: its release function, or undefined when full (429). */
+  function takeStream(request: Request): (() => void) | undefined {
+    const client = clientAddress(request);
+    const mine = client === undefined ? 0 : (streamsByClient.get(client) ?? 0);
+    if (openStreams >= maxStreams || mine >= maxStreamsPerClient) return undefined;
+    openStreams++;
+    if (client !== undefined) streamsByClient.set(client, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      openStreams--;
+      if (client === undefined) return;
+      const left = (streamsByClient.get(client) ?? 1) - 1;
+      if (left > 0) streamsByClient.set(client, left);
+      else streamsByClient.delete(client);
+    };
+  }
+
   function track(exchange: Exchange): void {
     pending.add(exchange.done);
     void exchange.done.finally(() => pending.delete(exchange.done));
@@ -88,7 +114,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return errorResponse(id, ErrorCode.InternalError, 'Internal error');
   }
 
-  const legacy = createLegacyEra({ server, store, logger, keepAliveMs, sessionsEnabled, track, internalError });
+  const legacy = createLegacyEra({ server, store, logger, keepAliveMs, sessionsEnabled, track, internalError, takeStream });
 
   // ---- 2026-07-28 ----
 
@@ -105,6 +131,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     const rejection = checkModernRequest(request.headers, message);
     if (rejection) return jsonResponse(rejection.body, rejection.status);
     if (message.method === 'subscriptions/listen' && !accept.sse) return reject(Rejections.StreamNotAcceptable, message.id);
+    const release = message.method === 'subscriptions/listen' ? takeStream(request) : () => {};
+    if (!release) return reject(Rejections.TooManyStreams, message.id);
 
     let connection: ReturnType<Server['connect']> | undefined;
     const disconnect = (): void => connection?.close('disconnect');
@@ -123,6 +151,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     const handle = connection;
     modern.add(handle);
     track(exchange);
+    void exchange.done.finally(release);
     request.signal.addEventListener('abort', disconnect, { once: true });
     if (request.signal.aborted) disconnect();
     handle

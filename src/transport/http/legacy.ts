@@ -27,6 +27,8 @@ export interface LegacyContext {
   track(exchange: Exchange): void;
   /** Logs an unexpected failure and turns it into a -32603 response. */
   internalError(id: JsonRpcRequest['id'], error: unknown): JsonRpcResponse;
+  /** Takes a place for a long-lived stream; undefined when the caps are reached. */
+  takeStream(request: Request): (() => void) | undefined;
 }
 
 /** The legacy routes. */
@@ -39,7 +41,7 @@ export interface LegacyEra {
 
 /** Creates the legacy routes over a handler's session store. */
 export function createLegacyEra(context: LegacyContext): LegacyEra {
-  const { server, store, logger, keepAliveMs, sessionsEnabled, track, internalError } = context;
+  const { server, store, logger, keepAliveMs, sessionsEnabled, track, internalError, takeStream } = context;
 
   /** A legacy version header must name a legacy revision we serve (2025-06-18 basic/transports §Protocol Version Header). */
   function legacyHeaderRejected(headers: Headers, id: JsonRpcRequest['id'] | null): Response | undefined {
@@ -149,10 +151,13 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
     if (badVersion) return badVersion;
     if (!parseAccept(request.headers.get(HEADER.accept)).sse) return reject(Rejections.StreamNotAcceptable);
     if (session.stream?.open) return reject(Rejections.StreamConflict);
+    const release = takeStream(request);
+    if (!release) return reject(Rejections.TooManyStreams);
     // No event ids: this server does not resume streams, so Last-Event-ID is ignored
     // and the request opens a fresh stream (resumability is optional, 2025-06-18 §Resumability).
     const stream = createSseStream({
       keepAliveMs,
+      onEnd: release,
       onCancel: () => {
         if (session.stream === stream) session.stream = undefined;
         session.lastActive = Date.now();

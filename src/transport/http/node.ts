@@ -13,6 +13,13 @@ import { type Logger, silentLogger } from '../../server/index.js';
 import { jsonBodyOf } from './exchange.js';
 import type { HttpHandler } from './options.js';
 
+const clients = new WeakMap<Request, string>();
+
+/** The remote address of a request that came through {@link toNodeHandler}, for per-client limits. */
+export function clientAddress(request: Request): string | undefined {
+  return clients.get(request);
+}
+
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   logger?: Logger;
@@ -136,6 +143,7 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
         signal: aborted.signal,
         ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
       } as RequestInit);
+      clients.set(request, req.socket.remoteAddress ?? '');
     } catch (error) {
       logger.debug('Rejected a request node could parse but Fetch cannot', error);
       finished = true;

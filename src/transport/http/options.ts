@@ -45,6 +45,17 @@ export interface HttpOptions {
   sessionIdleMs?: number;
   /** Most legacy sessions kept; the least recently used idle one makes room. Default 1000. */
   maxSessions?: number;
+  /**
+   * Most long-lived SSE streams open at once: 2026-07-28 `subscriptions/listen`
+   * requests and legacy GET streams. More get 429. Default 1000.
+   */
+  maxStreams?: number;
+  /**
+   * Most of those streams per client, by remote address (known when served
+   * through {@link serveHttp} or {@link toNodeHandler}; requests without one
+   * count only towards `maxStreams`). More get 429. Default 32.
+   */
+  maxStreamsPerClient?: number;
   /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
   drainTimeoutMs?: number;
   logger?: Logger;

@@ -33,6 +33,8 @@ export interface SseOptions {
   keepAliveMs?: number;
   /** Called once when the client cancels the stream (it disconnected) or stops reading it. */
   onCancel?: () => void;
+  /** Called once when the stream ends, for any reason. */
+  onEnd?: () => void;
 }
 
 const encoder = new TextEncoder();
@@ -48,10 +50,14 @@ export function createSseStream(options: SseOptions = {}): SseStream {
   let open = true;
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  let ended = false;
   function stop(): void {
     open = false;
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
+    if (ended) return;
+    ended = true;
+    options.onEnd?.();
   }
 
   function write(text: string): void {
