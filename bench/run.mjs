@@ -3,10 +3,11 @@
 // this run. Every figure that matters is a ratio between contenders measured
 // in the same round, reported as the median over rounds. Results go to
 // bench/RESULTS.md. Flags: --quick (fewer, shorter rounds), --only=a,b
-// (phases: completion,http,stdio,cold,memory,reload,profile).
+// (phases: completion,http,stdio,cold,memory,reload,profile), --out=FILE,
+// --sustain=SECONDS (length of the memory run).
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { runLoad } from './lib/http-load.mjs';
@@ -25,7 +26,10 @@ const phase = (name) => ONLY.length === 0 || ONLY.includes(name);
 
 const CFG = QUICK
   ? { rounds: 1, duration: 1, warmup: 0.5, connections: 16, stdioN: 1000, coldRounds: 1, coldSizes: [10, 1000, 10000], sustainSec: 8, reloads: 5, profileSec: 3, completionN: 2000 }
-  : { rounds: 3, duration: 2, warmup: 0.5, connections: 16, stdioN: 5000, coldRounds: 3, coldSizes: [10, 1000, 10000], sustainSec: 30, reloads: 20, profileSec: 5, completionN: 10000 };
+  : { rounds: 3, duration: 2, warmup: 0.5, connections: 16, stdioN: 5000, coldRounds: 3, coldSizes: [10, 1000, 10000], sustainSec: 40, reloads: 20, profileSec: 5, completionN: 10000 };
+
+const sustainArg = Number(args.find((a) => a.startsWith('--sustain='))?.slice(10));
+if (sustainArg > 0) CFG.sustainSec = sustainArg;
 
 const startedAt = new Date();
 const deadline = Date.now() + 15 * 60_000; // hard stop: never run past 15 minutes
@@ -35,6 +39,7 @@ const machine = {
   memory: os.totalmem(),
   platform: `${os.type()} ${os.release()} ${os.arch()}`,
   node: process.version,
+  nodePath: process.execPath,
   date: startedAt.toISOString(),
   load: os.loadavg(),
 };
@@ -956,7 +961,7 @@ function report() {
   p(`- CPU: ${machine.cpu}, ${machine.cores} cores`);
   p(`- Memory: ${fmt.mb(machine.memory)}`);
   p(`- OS: ${machine.platform}`);
-  p(`- Node: ${machine.node}`);
+  p(`- Node: ${machine.node} (${machine.nodePath.includes('node_modules') ? `${relative(ROOT, machine.nodePath)}: the repo’s \`node\` devDependency, which \`npm run\` puts first on PATH` : machine.nodePath}); every server child runs on the same binary`);
   p(`- Date: ${machine.date} (run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
   p(`- Load average at start: ${machine.load.map((x) => x.toFixed(2)).join(', ')}`);
   p(`- Mode: ${QUICK ? 'quick' : 'full'}: HTTP ${CFG.rounds} round(s) × ${CFG.duration} s per cell at ${CFG.connections} connections (autocannon, 127.0.0.1, first round preceded by a ${CFG.warmup} s warm-up per cell); stdio ${CFG.stdioN.toLocaleString('en-US')} round trips; cold start ${CFG.coldRounds} round(s).`);
@@ -1136,7 +1141,8 @@ async function main() {
   }
   R.analysis = analysis();
   const text = report();
-  const out = ONLY.length ? rel('bench/RESULTS.partial.md') : rel('bench/RESULTS.md');
+  const outArg = args.find((a) => a.startsWith('--out='))?.slice(6);
+  const out = outArg ? resolve(outArg) : ONLY.length ? rel('bench/RESULTS.partial.md') : rel('bench/RESULTS.md');
   writeFileSync(out, `${text}\n`);
   log(`\n${text}`);
   log(`\nWritten to ${out}`);
