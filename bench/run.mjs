@@ -5,6 +5,7 @@
 // bench/RESULTS.md. Flags: --quick (fewer, shorter rounds), --only=a,b
 // (phases: completion,http,stdio,cold,memory,reload,profile), --out=FILE,
 // --sustain=SECONDS (length of the memory run).
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -42,6 +43,14 @@ const machine = {
   nodePath: process.execPath,
   date: startedAt.toISOString(),
   load: os.loadavg(),
+  tmpFs: (() => {
+    try {
+      const line = execFileSync('df', ['-T', os.tmpdir()], { encoding: 'utf8' }).trim().split('\n')[1];
+      return `${line.split(/\s+/)[1]} (${os.tmpdir()})`;
+    } catch {
+      return os.tmpdir();
+    }
+  })(),
 };
 
 const R = {
@@ -922,22 +931,27 @@ function analysis() {
     const own = shareOf(coldProf, (a) => a.startsWith('skillport dist/skills'));
     const cli = R.cold?.table.find((r) => r.id === 'skillport-cli');
     const lib = R.cold?.table.find((r) => r.id === 'skillport-lib');
+    const floor = R.cold?.table.find((r) => r.id === 'floor');
     const big = CFG.coldSizes.at(-1);
+    const topFns = (coldProf?.functions ?? [])
+      .slice(0, 5)
+      .map((f) => `\`${f.name}\`${f.where ? ` (${f.where})` : ''} ${fmt.pct(f.share)}`)
+      .join(', ');
     out.push(
-      `**Cold start with ${big.toLocaleString('en-US')} skills.** The library serving the same ${big.toLocaleString('en-US')} prompts from memory starts in ${fmt.n(lib?.sizes[big]?.ms)} ms at ${fmt.mb(lib?.sizes[big]?.rss)}, so the protocol side is cheap; the time and memory are the folder load. ` +
-        `Profile: ${fmt.pct(fsShare)} in file-system calls (fs/promises \`readdir\`, then \`open\`/\`fstat\`/\`read\`/\`close\` per file, each a thread-pool round trip), ${fmt.pct(gc)} GC, ${fmt.pct(yaml)} YAML parsing, ${fmt.pct(own)} skillport's own scan/catalogue code. ` +
-        `Memory: ${fmt.kb(cli?.perSkill)} per skill against ~1 KB of SKILL.md.`,
+      `**Cold start with ${big.toLocaleString('en-US')} skills.** The library serving the same ${big.toLocaleString('en-US')} prompts from memory starts in ${fmt.n(lib?.sizes[big]?.ms)} ms at ${fmt.mb(lib?.sizes[big]?.rss)}, so the protocol side is cheap; the time and the memory are the folder load (${fmt.n(cli?.sizes[big]?.ms)} ms, ${fmt.mb(cli?.sizes[big]?.rss)}). ` +
+        `Profile: ${fmt.pct(fsShare)} in file-system calls, ${fmt.pct(gc)} GC, ${fmt.pct(yaml)} YAML parsing, ${fmt.pct(own)} skillport's own scan/load/catalogue code; top self time: ${topFns || 'n/a'}. ` +
+        `Memory: ${fmt.kb(cli?.perSkill)} of RSS per skill for ~1 KB of SKILL.md, on top of a Node process that is ${fmt.mb(floor?.sizes[CFG.coldSizes[0]]?.rss)} by itself, which alone exceeds the 30 MB allowance.`,
     );
     out.push(
       [
-        '- `src/skills/scan.ts` `walk` reads every sibling folder at once (`Promise.all` over 10,000 subdirectories): 10,000 pending `readdir`s, their promises and `Dirent` arrays live at the same time, which is both the GC time and part of the peak RSS.',
-        '- `src/skills/confined-fs.ts` `readListed` uses `readFile` from fs/promises: four thread-pool hops per 1 KB file.',
-        '- The scan keeps a `WalkEntry` (two path strings) for every file and directory in `entries` and again per skill in `bySkill`, besides the parsed skill, its frontmatter object, its resources manifest and the prompt; the whole SKILL.md text is kept per skill too.',
-        '- `src/skills/provider.ts` reloads by rebuilding the whole catalogue (full rescan) after any change, so the cold-start cost is also the reload cost for a large folder.',
+        '- The walk (`src/skills/scan.ts`, `walk`) starts every sibling folder at once (`Promise.all` over all 10,000 skill folders): 10,000 pending async calls with their `Dirent` arrays and closures live together, which is GC time and peak RSS.',
+        '- Each skill costs at least one `readdir`, one `open`/`fstat`/`read`/`close` per file and a YAML parse of its frontmatter (`yaml` builds a full document/CST per file); a 10,000-skill folder is 10,000 directories, so the per-directory cost dominates however each read is done.',
+        '- After loading, the catalogue keeps per skill: the whole SKILL.md text, a `WalkEntry` (two path strings) per file and directory in the scan maps, the parsed frontmatter, the resources manifest with a SHA-256 digest per file, the prompt entry and its Skills-extension entry.',
+        '- `src/skills/provider.ts` `rebuild` re-reads the whole folder after any change, so the cold-start cost is also the reload cost in a large folder (see the reload section).',
       ].join('\n'),
     );
     out.push(
-      '**What would close it:** read the folder with bounded concurrency (or synchronously at start-up: `readdirSync`/`readFileSync` of 10,000 small files is one syscall-bound loop with no promise per step), read SKILL.md with one `readFileSync`/`fs.read` into a reused buffer, drop the `WalkEntry` maps once the catalogue is built, keep bodies as offsets or re-read them lazily on `prompts/get` (the listing needs only name and description), and reload incrementally (re-read only the skill folder the watcher names).',
+      '**What would close it:** walk with a bounded queue instead of `Promise.all` over every folder; parse frontmatter with a small line-based reader for the common `name`/`description` case and fall back to `yaml` only for anything richer; keep only what listing needs (name, description, path, size) and read the body, digest and file manifest lazily on `prompts/get`, `resources/read` and `skills/get`; drop the scan maps once the catalogue is built; and on reload re-read only the skill folders the watcher names. The RSS allowance also needs a reference point: a bare Node process is already above skill bytes + 30 MB here, so the target is only reachable as growth over the process baseline.',
     );
   }
   if (missed('Resident memory')) {
@@ -963,7 +977,8 @@ function report() {
   p(`- OS: ${machine.platform}`);
   p(`- Node: ${machine.node} (${machine.nodePath.includes('node_modules') ? `${relative(ROOT, machine.nodePath)}: the repo’s \`node\` devDependency, which \`npm run\` puts first on PATH` : machine.nodePath}); every server child runs on the same binary`);
   p(`- Date: ${machine.date} (run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
-  p(`- Load average at start: ${machine.load.map((x) => x.toFixed(2)).join(', ')}`);
+  p(`- Load average at start: ${machine.load.map((x) => x.toFixed(2)).join(', ')}${machine.load[0] > 1 ? ' (other work was running on the machine during the run)' : ''}`);
+  p(`- Skills folders for cold start and reload: ${machine.tmpFs}`);
   p(`- Mode: ${QUICK ? 'quick' : 'full'}: HTTP ${CFG.rounds} round(s) × ${CFG.duration} s per cell at ${CFG.connections} connections (autocannon, 127.0.0.1, first round preceded by a ${CFG.warmup} s warm-up per cell); stdio ${CFG.stdioN.toLocaleString('en-US')} round trips; cold start ${CFG.coldRounds} round(s).`);
   p();
   p('## Targets');
