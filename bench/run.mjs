@@ -1159,6 +1159,8 @@ async function main() {
   const outArg = args.find((a) => a.startsWith('--out='))?.slice(6);
   const out = outArg ? resolve(outArg) : ONLY.length ? rel('bench/RESULTS.partial.md') : rel('bench/RESULTS.md');
   writeFileSync(out, `${text}\n`);
+  // The same figures, machine-readable, next to the report.
+  writeFileSync(out.replace(/\.md$/, '') + '.json', `${JSON.stringify({ machine, config: CFG, quick: QUICK, results: R }, null, 1)}\n`);
   log(`\n${text}`);
   log(`\nWritten to ${out}`);
   process.exit(0);
