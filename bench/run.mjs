@@ -233,6 +233,7 @@ async function benchHttp() {
           // Server CPU per completed request: far less sensitive than req/s to
           // other work on a shared machine.
           r.cpuUs = ((cpuMs(cell.s.pid) - cpu0) * 1000) / r.requests;
+          r.round = round;
           (samples[w.id][cell.key] ??= []).push(r);
           // Let a slow server drain the requests autocannon abandoned at the
           // deadline before the next cell starts.
@@ -254,10 +255,16 @@ async function benchHttp() {
     for (const cell of cells) {
       const mine = samples[w.id][cell.key];
       if (!mine?.length) continue;
-      const floor = samples[w.id][cellKey('floor', cell.era)] ?? [];
-      const sp = samples[w.id][cellKey('skillport', cell.era)] ?? [];
-      const toFloor = mine.map((r, i) => (floor[i] ? r.rps / floor[i].rps : Number.NaN));
-      const toSkillport = mine.map((r, i) => (sp[i] ? r.rps / sp[i].rps : Number.NaN));
+      // Pair each sample with the floor's and skillport's from the same round.
+      const byRound = (key) => {
+        const list = [];
+        for (const r of samples[w.id][key] ?? []) list[r.round] = r;
+        return list;
+      };
+      const floor = byRound(cellKey('floor', cell.era));
+      const sp = byRound(cellKey('skillport', cell.era));
+      const toFloor = mine.map((r) => (floor[r.round] ? r.rps / floor[r.round].rps : Number.NaN));
+      const toSkillport = mine.map((r) => (sp[r.round] ? r.rps / sp[r.round].rps : Number.NaN));
       table[w.id][cell.key] = {
         label: cell.def.label,
         id: cell.def.id,
@@ -270,8 +277,8 @@ async function benchHttp() {
         toSkillport: median(toSkillport),
         cpuUs: median(mine.map((r) => r.cpuUs)),
         // Efficiency, same direction as the req/s ratios: floor CPU per request ÷ this contender's.
-        cpuToFloor: median(mine.map((r, i) => (floor[i] ? floor[i].cpuUs / r.cpuUs : Number.NaN))),
-        cpuToSkillport: median(mine.map((r, i) => (sp[i] ? sp[i].cpuUs / r.cpuUs : Number.NaN))),
+        cpuToFloor: median(mine.map((r) => (floor[r.round] ? floor[r.round].cpuUs / r.cpuUs : Number.NaN))),
+        cpuToSkillport: median(mine.map((r) => (sp[r.round] ? sp[r.round].cpuUs / r.cpuUs : Number.NaN))),
         rounds: mine.length,
       };
     }
@@ -320,7 +327,7 @@ async function benchStdio() {
           const t1 = performance.now();
           await client.pipelined(n, 'prompts/get', params, { era });
           const pipeMs = performance.now() - t1;
-          (runs[key] ??= []).push({ seqRps: (n / seqMs) * 1000, p50: percentile(lat, 50), p99: percentile(lat, 99), pipeRps: (n / pipeMs) * 1000 });
+          (runs[key] ??= []).push({ round, seqRps: (n / seqMs) * 1000, p50: percentile(lat, 50), p99: percentile(lat, 99), pipeRps: (n / pipeMs) * 1000 });
           const last = runs[key].at(-1);
           log(`  round ${round + 1} ${key.padEnd(18)} sequential ${fmt.n(last.seqRps)} rt/s p50 ${fmt.ms(last.p50)} ms p99 ${fmt.ms(last.p99)} ms; pipelined ${fmt.n(last.pipeRps)} req/s`);
         } catch (error) {
@@ -338,8 +345,13 @@ async function benchStdio() {
       const key = cellKey(def.id, era);
       const mine = runs[key];
       if (!mine?.length) continue;
-      const floor = runs[cellKey('floor', 'legacy')] ?? [];
-      const sp = runs[cellKey('skillport', era)] ?? [];
+      const byRound = (k) => {
+        const list = [];
+        for (const r of runs[k] ?? []) list[r.round] = r;
+        return list;
+      };
+      const floor = byRound(cellKey('floor', 'legacy'));
+      const sp = byRound(cellKey('skillport', era));
       table[key] = {
         label: def.label,
         era,
@@ -348,10 +360,10 @@ async function benchStdio() {
         p50: median(mine.map((r) => r.p50)),
         p99: median(mine.map((r) => r.p99)),
         pipeRps: median(mine.map((r) => r.pipeRps)),
-        seqToFloor: median(mine.map((r, i) => (floor[i] ? r.seqRps / floor[i].seqRps : Number.NaN))),
-        pipeToFloor: median(mine.map((r, i) => (floor[i] ? r.pipeRps / floor[i].pipeRps : Number.NaN))),
-        seqToSkillport: median(mine.map((r, i) => (sp[i] ? r.seqRps / sp[i].seqRps : Number.NaN))),
-        pipeToSkillport: median(mine.map((r, i) => (sp[i] ? r.pipeRps / sp[i].pipeRps : Number.NaN))),
+        seqToFloor: median(mine.map((r) => (floor[r.round] ? r.seqRps / floor[r.round].seqRps : Number.NaN))),
+        pipeToFloor: median(mine.map((r) => (floor[r.round] ? r.pipeRps / floor[r.round].pipeRps : Number.NaN))),
+        seqToSkillport: median(mine.map((r) => (sp[r.round] ? r.seqRps / sp[r.round].seqRps : Number.NaN))),
+        pipeToSkillport: median(mine.map((r) => (sp[r.round] ? r.pipeRps / sp[r.round].pipeRps : Number.NaN))),
       };
     }
   }
