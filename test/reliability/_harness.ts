@@ -17,6 +17,11 @@ export const HTTP_DIST = `${ROOT}dist/http.js`;
 
 export type Message = Record<string, any>;
 
+/** Set by `npm run soak`: bigger runs, longer hang guards, figures with memory and timing. */
+export const SOAK = process.env.RELIABILITY_SOAK === '1';
+/** Multiplier of per-test hang guards. */
+export const GUARD = SOAK ? 60 : 1;
+
 /** Whether the HTTP transport has been built. */
 export function httpBuilt(): boolean {
   return existsSync(HTTP_DIST);
@@ -246,11 +251,16 @@ export function httpSend(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          clearTimeout(guard);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
         res.on('error', reject);
       },
     );
-    req.setTimeout(options.timeoutMs ?? 15_000, () => req.destroy(new Error('Hang guard: HTTP exchange timed out')));
+    // A timer, not req.setTimeout: that adds a listener to a pooled socket per request.
+    const guard = setTimeout(() => req.destroy(new Error('Hang guard: HTTP exchange timed out')), options.timeoutMs ?? 15_000);
+    req.on('close', () => clearTimeout(guard));
     req.on('error', reject);
     req.end(options.body);
   });

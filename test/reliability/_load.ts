@@ -44,10 +44,14 @@ function post(url: URL, agent: Agent, body: Message): Promise<{ status: number; 
     const req = httpRequest(url, { method: 'POST', agent, headers: modernHeaders(body, url) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        clearTimeout(guard);
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+      });
       res.on('error', reject);
     });
-    req.setTimeout(30_000, () => req.destroy(new Error('Hang guard: no answer in 30 s')));
+    const guard = setTimeout(() => req.destroy(new Error('Hang guard: no answer in 30 s')), 30_000);
+    req.on('close', () => clearTimeout(guard));
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });

@@ -35,6 +35,8 @@ function lock(): () => void {
 /** Replaces (or appends) section `name` of RELIABILITY.md with `markdown`. */
 export function writeSection(name: string, markdown: string): void {
   if (process.env.RELIABILITY_REPORT === '0') return;
+  // The soak keeps its own sections, so CI runs do not overwrite its figures.
+  if (process.env.RELIABILITY_SOAK === '1') name = `${name}-soak`;
   const release = lock();
   try {
     const text = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Reliability\n';

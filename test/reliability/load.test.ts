@@ -10,11 +10,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, HttpChild, httpBuilt, type Message, memoryFlat, MiB, VALID_SKILLS } from './_harness.js';
+import { BIN, HttpChild, httpBuilt, type Message, memoryFlat, MiB, SOAK, VALID_SKILLS } from './_harness.js';
 import { runLoad } from './_load.js';
 import { Figures, writeSection } from './_report.js';
 
-const SOAK = process.env.RELIABILITY_SOAK === '1';
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 1000);
 const DURATION_MS = Number(process.env.LOAD_DURATION_MS ?? 8000);
 const RELOAD_CONNECTIONS = Number(process.env.RELOAD_CONNECTIONS ?? 50);
@@ -94,6 +93,7 @@ describe.skipIf(!httpBuilt())('load', () => {
       figures.add(`Live reload under load (${RELOAD_CONNECTIONS} connections): full listings checked`, SOAK ? report.lists : 'all');
       figures.add('Live reload under load: catalogue swaps (edits)', SOAK ? edits : `one every 250 ms`);
       figures.add('Live reload under load: mixed or empty listings / errors', `${report.mixed.length} / ${report.errors.length}`);
+      if (SOAK) figures.add(`Live reload under load: ${report.requests} requests in ${DURATION_MS / 1000} s, server RSS`, summary(report.rss));
       expect(report.mixed, 'listings mixed from two catalogues').toEqual([]);
       expect(report.errors).toEqual([]);
       expect(edits).toBeGreaterThan(4);
