@@ -192,3 +192,24 @@ describe('live reload under a continuous stream of changes', () => {
     }
   });
 });
+
+describe('stdio shutdown under load', () => {
+  it('on SIGTERM answers every request already received and exits 0', async () => {
+    const client = new LineClient(BIN, ['serve', VALID_SKILLS, '--log-level', 'warn']);
+    await client.request('server/discover', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } }, 'ready');
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'prompts/get', params: { name: 'greeting', arguments: { who: `w${i}` }, _meta: meta } }));
+    const burst = lines.join('\n');
+    // One write under the pipe's 64 KiB: the server reads every line in one chunk, and dispatches
+    // them all before the first answer can come back.
+    expect(Buffer.byteLength(burst)).toBeLessThan(60_000);
+    client.write(burst);
+    await client.waitFor((m) => m.id === 0);
+    client.child.kill('SIGTERM');
+    const exit = await client.exited;
+    const answered = new Set(client.messages.filter((m) => typeof m.id === 'number' && m.result).map((m) => m.id));
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(answered.size).toBe(200);
+    figures.add('stdio: SIGTERM with 200 requests received', 'all 200 answered, exit 0');
+  });
+});

@@ -200,7 +200,7 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'prompts/get', params: modern({ name: 'greeting', arguments: { who: 'x'.repeat(2 * MiB) } }) });
     const over = Buffer.alloc(5 * MiB, 'y');
     const samples: number[] = [];
-    const rounds = SOAK ? 30 : 7;
+    const rounds = SOAK ? 20 : 7;
     for (let round = 0; round < rounds; round++) {
       const work = cases.map(({ c, mutation }) => ({ bytes: c.bytes, value: c.value, mutation }));
       for (let i = 0; i < 6; i++) work.push({ bytes: Buffer.from(big), value: JSON.parse(big), mutation: 'none' });

@@ -24,7 +24,7 @@ const MODES: Array<{ revision: RevisionName; era: Era }> = [
   { revision: '2026-07-28', era: 'modern' },
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
-const ROUNDS = SOAK ? 30 : 7;
+const ROUNDS = SOAK ? 20 : 7;
 const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
 
 const figures = new Figures();
