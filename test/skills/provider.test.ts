@@ -132,6 +132,19 @@ describe('loadSkillsFolder', () => {
     expect(digest(after)).not.toBe(digest(before));
   });
 
+  it('serves a skill with a non-ASCII folder and name under a percent-encoded URI, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillport-unicode-'));
+    temps.push(dir);
+    skill(dir, 'café-ünïcode', 'Ein Skill mit Umlauten. Zweiter Satz.', 'Grüße 🎉');
+    const folder = await open(dir);
+    expect(folder.catalogue.issues.map((i) => i.code)).toContain('invalid_name');
+    expect((await folder.prompts.list()).map((p) => p.name)).toEqual(['café-ünïcode']);
+    const uri = `skill://${encodeURIComponent('café-ünïcode')}/SKILL.md`;
+    expect(folder.catalogue.skillsByUri.has(uri)).toBe(true);
+    expect((await folder.resources.read(uri, ctx)).contents[0]).toMatchObject({ text: expect.stringContaining('Grüße 🎉') });
+    expect((await folder.prompts.get('café-ünïcode', {}, ctx)).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Grüße 🎉') });
+  });
+
   it('loads 1,000 generated skills and one hard-linked file like any other', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillport-many-'));
     temps.push(dir);
