@@ -27,7 +27,7 @@ const phase = (name) => ONLY.length === 0 || ONLY.includes(name);
 
 const CFG = QUICK
   ? { rounds: 1, duration: 1, warmup: 0.5, connections: 16, stdioN: 1000, coldRounds: 1, coldSizes: [10, 1000, 10000], sustainSec: 8, reloads: 5, profileSec: 3, completionN: 2000 }
-  : { rounds: 3, duration: 2, warmup: 0.5, connections: 16, stdioN: 5000, coldRounds: 3, coldSizes: [10, 1000, 10000], sustainSec: 40, reloads: 20, profileSec: 5, completionN: 10000 };
+  : { rounds: 3, duration: 1.75, warmup: 0.5, connections: 16, stdioN: 5000, coldRounds: 3, coldSizes: [10, 1000, 10000], sustainSec: 40, reloads: 20, profileSec: 4, completionN: 10000 };
 
 const sustainArg = Number(args.find((a) => a.startsWith('--sustain='))?.slice(10));
 if (sustainArg > 0) CFG.sustainSec = sustainArg;
@@ -64,6 +64,7 @@ const R = {
   reload: undefined,
   profiles: [],
   targets: [],
+  phaseSeconds: {},
 };
 
 const log = (...a) => console.log(...a);
@@ -474,16 +475,30 @@ async function benchCold() {
 // 5. Resident memory over a sustained run (legacy sessions included)
 
 async function sustained(def, { loadEra, seconds, prefill }) {
-  const s = await startHttpServer({ script: def.script, variant: def.variant });
-  // Pre-fill: 1,100 abandoned sessions (more than skillport's default cap of
-  // 1,000), so the measured run starts with a full session table and shows
-  // whether memory stays bounded while sessions keep coming and going.
+  const s = await startHttpServer({ script: def.script, variant: def.variant, env: { BENCH_MEM_LOG: '1' } });
+  const heap = [];
+  let heapStart = Number.NaN;
+  let lineBuf = '';
+  s.child.stderr.on('data', (d) => {
+    lineBuf += d;
+    let at;
+    while ((at = lineBuf.indexOf('\n')) !== -1) {
+      const line = lineBuf.slice(0, at);
+      lineBuf = lineBuf.slice(at + 1);
+      const m = /^MEM (\d+) (\d+)/.exec(line);
+      if (m) heap.push({ t: performance.now(), used: Number(m[1]), total: Number(m[2]) });
+    }
+  });
+  // Pre-fill: 1,100 abandoned sessions (initialize + initialized, then
+  // nothing; more than skillport's default cap of 1,000), so the measured run
+  // starts with a full session table and shows whether memory stays bounded
+  // while sessions keep coming and going.
   let prefilled = 0;
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (prefilled < prefill) {
         prefilled++;
-        await post(s.url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'prefill', version: '1' } } }), BASE_HEADERS).catch(() => {});
+        await openEra(s.url, 'legacy').catch(() => {});
       }
     }),
   );
@@ -538,6 +553,12 @@ async function sustained(def, { loadEra, seconds, prefill }) {
   const tail = valid.slice(-Math.max(1, Math.floor(valid.length / 10)));
   const end = median(tail.map((x) => x.rss));
   const max = Math.max(...warm.map((x) => x.rss));
+  // The V8 heap over the same windows: live objects, not allocator capacity.
+  const heapMid = heap.filter((x) => at(x) >= 0.45 && at(x) <= 0.55);
+  const heapTail = heap.slice(-Math.max(1, Math.floor(heap.length / 10)));
+  heapStart = median(heapMid.map((x) => x.used));
+  const heapEnd = median(heapTail.map((x) => x.used));
+  const heapMax = Math.max(...heap.filter((x) => at(x) >= 0.45).map((x) => x.used));
   return {
     label: def.label,
     seconds,
@@ -553,6 +574,10 @@ async function sustained(def, { loadEra, seconds, prefill }) {
     settled,
     growth: (end - base) / base,
     maxGrowth: (max - base) / base,
+    heapStart,
+    heapEnd,
+    heapMax,
+    heapSeries: heap.filter((_, i) => i % 8 === 0).map((x) => x.used),
     series: valid.filter((_, i) => i % 8 === 0).map((x) => x.rss),
   };
 }
@@ -563,7 +588,7 @@ async function benchMemory() {
     { def: HTTP_SERVERS[1], loadEra: 'modern', seconds: CFG.sustainSec, prefill: 1100 },
     // The SDK v1 stateful setup for comparison (it keeps every session until
     // DELETE; each holds a McpServer with 1,005 prompts): shorter, no pre-fill.
-    { def: HTTP_SERVERS[3], loadEra: 'legacy', seconds: Math.ceil(CFG.sustainSec / 2), prefill: 0 },
+    { def: HTTP_SERVERS[3], loadEra: 'legacy', seconds: Math.ceil(CFG.sustainSec / 3), prefill: 0 },
   ];
   for (const t of QUICK ? targets.slice(0, 1) : targets) {
     if (!timeLeft(`memory ${t.def.label}`)) break;
@@ -988,7 +1013,7 @@ function report() {
   p(`- Memory: ${fmt.mb(machine.memory)}`);
   p(`- OS: ${machine.platform}`);
   p(`- Node: ${machine.node} (${machine.nodePath.includes('node_modules') ? `${relative(ROOT, machine.nodePath)}: the repo’s \`node\` devDependency, which \`npm run\` puts first on PATH` : machine.nodePath}); every server child runs on the same binary`);
-  p(`- Date: ${machine.date} (run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s)`);
+  p(`- Date: ${machine.date} (run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s: ${Object.entries(R.phaseSeconds).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
   p(`- Load average at start: ${machine.load.map((x) => x.toFixed(2)).join(', ')}${machine.load[0] > 1 ? ' (other work was running on the machine during the run)' : ''}`);
   p(`- Skills folders for cold start and reload: ${machine.tmpFs}`);
   p(`- Mode: ${QUICK ? 'quick' : 'full'}: HTTP ${CFG.rounds} round(s) × ${CFG.duration} s per cell at ${CFG.connections} connections (autocannon, 127.0.0.1, first round preceded by a ${CFG.warmup} s warm-up per cell); stdio ${CFG.stdioN.toLocaleString('en-US')} round trips; cold start ${CFG.coldRounds} round(s).`);
@@ -1076,7 +1101,7 @@ function report() {
   if (R.memory.length) {
     p('## Resident memory over a sustained run');
     p();
-    p('A fresh server (skillport: first given 1,100 abandoned legacy sessions, initialize only, more than its default cap of 1,000; the SDK v1 comparison is not pre-filled, its sessions each hold a McpServer with 1,005 prompts) then runs prompts/get at 8 connections while four more clients keep opening legacy (2025-11-25) sessions: initialize, initialized, one prompts/get; every other session is closed with DELETE, the rest are abandoned (skillport keeps at most 1,000 sessions by default, idle ones expire after 30 minutes). RSS is sampled every 250 ms. The first half of the run is warm-up (heap growth, JIT); "start" is the median RSS at 45-55% of the run, "end" the median of the last tenth, "max" the highest sample in the second half.');
+    p('A fresh server (skillport: first given 1,100 abandoned legacy sessions, initialize + initialized and then nothing, more than its default cap of 1,000; the SDK v1 comparison is not pre-filled, its sessions each hold a McpServer with 1,005 prompts) then runs prompts/get at 8 connections while four more clients keep opening legacy (2025-11-25) sessions: initialize, initialized, one prompts/get; every other session is closed with DELETE, the rest are abandoned (skillport keeps at most 1,000 sessions by default, idle ones expire after 30 minutes). RSS is sampled every 250 ms. The first half of the run is warm-up (heap growth, JIT); "start" is the median RSS at 45-55% of the run, "end" the median of the last tenth, "max" the highest sample in the second half.');
     p();
     p('| Server | seconds | load revision | req/s | pre-filled sessions | legacy sessions opened during the run (deleted / abandoned) | RSS start | RSS end | max | growth | max growth |');
     p('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -1084,7 +1109,12 @@ function report() {
       p(`| ${m.label} | ${m.seconds} | ${ERA_LABEL[m.loadEra]} | ${fmt.n(m.rps)} | ${m.prefilled} | ${m.sessions} (${m.deleted} / ${m.sessions - m.deleted}) | ${fmt.mb(m.base)} | ${fmt.mb(m.end)} | ${fmt.mb(m.max)} | ${fmt.pct(m.growth)} | ${fmt.pct(m.maxGrowth)} |`);
     }
     p();
-    for (const m of R.memory) p(`- ${m.label}, RSS every 2 s (MB): ${m.series.map((x) => (x / 1048576).toFixed(0)).join(' ')}`);
+    for (const m of R.memory) {
+      p(`- ${m.label}, RSS every 2 s (MB): ${m.series.map((x) => (x / 1048576).toFixed(0)).join(' ')}`);
+      if (m.heapSeries?.length) {
+        p(`- ${m.label}, V8 heap used every 2 s (MB): ${m.heapSeries.map((x) => (x / 1048576).toFixed(0)).join(' ')}; second half ${fmt.mb(m.heapStart)} → ${fmt.mb(m.heapEnd)} (max ${fmt.mb(m.heapMax)})`);
+      }
+    }
     p();
   }
   if (R.reload) {
@@ -1152,16 +1182,23 @@ async function main() {
   log(`skillport bench (${QUICK ? 'quick' : 'full'}) on ${machine.cpu}, ${machine.cores} cores, ${fmt.mb(machine.memory)}, Node ${machine.node}`);
   if (!existsSync(rel('dist/http.js'))) R.notes.push('dist/http.js was not present at the start of the run.');
   try {
-    if (phase('completion')) await benchCompletion();
-    if (phase('http') && timeLeft('HTTP')) await benchHttp();
-    if (phase('stdio') && timeLeft('stdio')) await benchStdio();
-    if (phase('cold') && timeLeft('cold start')) await benchCold();
-    if (phase('memory') && timeLeft('memory')) await benchMemory();
-    if (phase('reload') && timeLeft('reload')) await benchReload();
+    const timed = async (name, fn) => {
+      const t = performance.now();
+      await fn();
+      R.phaseSeconds[name] = Math.round((performance.now() - t) / 1000);
+    };
+    if (phase('completion')) await timed('completion', benchCompletion);
+    if (phase('http') && timeLeft('HTTP')) await timed('http', benchHttp);
+    if (phase('stdio') && timeLeft('stdio')) await timed('stdio', benchStdio);
+    if (phase('cold') && timeLeft('cold start')) await timed('cold', benchCold);
+    if (phase('memory') && timeLeft('memory')) await timed('memory', benchMemory);
+    if (phase('reload') && timeLeft('reload')) await timed('reload', benchReload);
     evaluateTargets();
     if (phase('profile') && timeLeft('profile')) {
-      await profileHttp().catch((e) => R.notes.push(`HTTP profile failed: ${e.message}`));
-      await profileCold().catch((e) => R.notes.push(`Cold-start profile failed: ${e.message}`));
+      await timed('profile', async () => {
+        await profileHttp().catch((e) => R.notes.push(`HTTP profile failed: ${e.message}`));
+        await profileCold().catch((e) => R.notes.push(`Cold-start profile failed: ${e.message}`));
+      });
     }
   } finally {
     rmSync(SKILL_ROOT, { recursive: true, force: true });

@@ -16,6 +16,15 @@ export function promptSet() {
   return { values: [], prompts: skillLike(count) };
 }
 
+// BENCH_MEM_LOG=1: report the V8 heap every 250 ms on stderr, so a memory run
+// can tell heap growth (live objects) from RSS growth (heap capacity, allocator).
+if (process.env.BENCH_MEM_LOG) {
+  setInterval(() => {
+    const m = process.memoryUsage();
+    process.stderr.write(`MEM ${m.heapUsed} ${m.heapTotal} ${m.external + m.arrayBuffers}\n`);
+  }, 250).unref();
+}
+
 export function ready(url) {
   process.stdout.write(`READY ${url}\n`);
 }
