@@ -831,7 +831,7 @@ function evaluateTargets() {
     add(
       'Resident memory flat (within 10%) over a sustained run, legacy sessions included',
       sp.growth <= 0.1 && sp.maxGrowth <= 0.1,
-      `${fmt.mb(sp.base)} → ${fmt.mb(sp.end)} (${fmt.pct(sp.growth)}; max ${fmt.pct(sp.maxGrowth)}) over the second half of ${sp.seconds} s with ${sp.sessions} legacy sessions opened, ${sp.sessions - sp.deleted} abandoned`,
+      `${fmt.mb(sp.base)} → ${fmt.mb(sp.end)} (${fmt.pct(sp.growth)}; max ${fmt.pct(sp.maxGrowth)}) over the second half of ${sp.seconds} s with ${sp.prefilled} + ${sp.sessions} legacy sessions opened, ${sp.prefilled + sp.sessions - sp.deleted} abandoned; V8 heap in use ${fmt.mb(sp.heapStart)} → ${fmt.mb(sp.heapEnd)}`,
       sp.maxGrowth > 0.1 ? `${fmt.pct(sp.maxGrowth - 0.1)} over the 10% bound` : '',
     );
   }
@@ -992,7 +992,15 @@ function analysis() {
     );
   }
   if (missed('Resident memory')) {
-    out.push('**Memory over a sustained run.** See the RSS series above: growth that continues through the run with sessions abandoned points at per-session state kept until the idle timeout (`sessionIdleMs`, default 30 minutes) or the LRU cap (`maxSessions`, default 1,000) in `src/transport/http/sessions.ts`; growth that levels off is heap warm-up. What would close it: a shorter idle timeout for sessions that never opened a GET stream, and a smaller per-session footprint (a legacy session holds a full `Connection` with its engine watcher).');
+    const m = R.memory.find((x) => x.label.startsWith('skillport'));
+    const heapGrowth = m ? (m.heapEnd - m.heapStart) / m.heapStart : Number.NaN;
+    out.push(
+      `**Memory over a sustained run.** RSS went ${fmt.mb(m?.base)} → ${fmt.mb(m?.end)} (max ${fmt.mb(m?.max)}) in the second half, while the V8 heap in use went ${fmt.mb(m?.heapStart)} → ${fmt.mb(m?.heapEnd)} (${fmt.pct(heapGrowth)}; max ${fmt.mb(m?.heapMax)}). ` +
+        (heapGrowth <= 0.1
+          ? 'Live objects did not grow, so the RSS growth is heap capacity V8 kept after a collection peak (the heap-used series is a sawtooth between collections), not sessions being retained: the session table is capped (`maxSessions`, 1,000) and full from the start of the run. A longer run shows whether it comes back down; `--max-semi-space-size`/`--max-old-space-size` bound it if it must be.'
+          : 'Live objects grew too: with the session table capped (`maxSessions`, 1,000) and full from the start, look at what outlives a session: `src/transport/http/sessions.ts` `register()` evicts one LRU session per new one (copying and sorting all sessions each time), and an ended session must drop its `Connection`, its engine watcher and its SSE backlog.') +
+        ' Either way, `register()` at capacity copies and sorts every session for each new one (O(n log n) per initialize); a Map kept in LRU order (delete + set on use) would make eviction O(1).',
+    );
   }
   return out.join('\n\n');
 }
