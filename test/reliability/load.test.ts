@@ -17,6 +17,7 @@ import { Figures, writeSection } from './_report.js';
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 1000);
 const DURATION_MS = Number(process.env.LOAD_DURATION_MS ?? 8000);
 const RELOAD_CONNECTIONS = Number(process.env.RELOAD_CONNECTIONS ?? 50);
+const HEAP_MB = Number(process.env.RELOAD_HEAP_MB ?? 64);
 const figures = new Figures();
 let root: string;
 
@@ -45,7 +46,7 @@ describe.skipIf(!httpBuilt())('load', () => {
   it(`holds ${CONNECTIONS} concurrent connections and a sustained list/get/complete mix with zero errors and flat memory`, async () => {
     const dir = join(root, 'steady');
     cpSync(VALID_SKILLS, dir, { recursive: true });
-    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--page-size', '3', '--log-level', 'info']);
+    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--page-size', '3', '--log-level', 'info'], { NODE_OPTIONS: `--max-old-space-size=${2 * HEAP_MB}` });
     try {
       const url = await server.url;
       const catalogue = await names(url);
@@ -71,7 +72,8 @@ describe.skipIf(!httpBuilt())('load', () => {
   it('under live reload, every full listing is one of the known catalogues: never mixed, never empty', async () => {
     const dir = join(root, 'reloading');
     cpSync(VALID_SKILLS, dir, { recursive: true });
-    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--watch', '--page-size', '2', '--log-level', 'info']);
+    // A small heap: a leak per reload or per request would end in an out-of-memory crash, whatever GC does meanwhile.
+    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--watch', '--page-size', '2', '--log-level', 'info'], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
     try {
       const url = await server.url;
       const base = await names(url);
@@ -93,6 +95,7 @@ describe.skipIf(!httpBuilt())('load', () => {
       figures.add(`Live reload under load (${RELOAD_CONNECTIONS} connections): full listings checked`, SOAK ? report.lists : 'all');
       figures.add('Live reload under load: catalogue swaps (edits)', SOAK ? edits : `one every 250 ms`);
       figures.add('Live reload under load: mixed or empty listings / errors', `${report.mixed.length} / ${report.errors.length}`);
+      figures.add('Heap cap of the server (a leak would crash it)', `${HEAP_MB} MiB under reload, ${2 * HEAP_MB} MiB steady: held`);
       if (SOAK) figures.add(`Live reload under load: ${report.requests} requests in ${DURATION_MS / 1000} s, server RSS`, summary(report.rss));
       expect(report.mixed, 'listings mixed from two catalogues').toEqual([]);
       expect(report.errors).toEqual([]);
