@@ -80,3 +80,41 @@ describe('rewriteCitations', () => {
     );
   });
 });
+
+describe('parseFrontmatter fast path', () => {
+  // Every case is compared with the YAML parser: the fast path must never change a result.
+  const cases = [
+    'name: pdf\ndescription: Fill PDF forms, e.g. tax forms v1.2. Use it often.',
+    'name: a\ndescription: plain text with a colon:inside and a hash#inside',
+    'name: a\ndescription: has a comment # here',
+    'name: a\ndescription: key: value inside',
+    'name: a\nversion: 1.2',
+    'name: a\nflag: true',
+    'name: a\nflag: yes',
+    'name: a\nwhen: 2024-01-01',
+    'name: a\nempty:',
+    'name: a\nlist: [a, b]',
+    'name: a\nquoted: "x"',
+    'name: a\nname: b',
+    'name: a\nmetadata:\n  k: v',
+    'name: a\ndescription: trailing spaces   ',
+    'name: a\ndescription: ends with colon:',
+    'name: a\ndescription: -leading dash',
+    'name: a\ndescription: ünïcödé and 日本語 🎉',
+    'name: a\nnum: 0x1F',
+    'name: a\ninf: .inf',
+    'name: a\ntilde: ~',
+  ];
+  it.each(cases)('matches the YAML parser for %j', async (yaml) => {
+    const { parse } = await import('yaml');
+    const result = parseFrontmatter(`---\n${yaml}\n---\nbody`);
+    let expected: unknown;
+    try {
+      expected = parse(yaml, { uniqueKeys: true });
+    } catch {
+      expected = undefined;
+    }
+    if (expected === undefined) expect(result.ok).toBe(false);
+    else expect(result.ok && result.value.data).toEqual(expected);
+  });
+});
