@@ -4,9 +4,10 @@
 // in the same round, reported as the median over rounds. Results go to
 // bench/RESULTS.md. Flags: --quick (fewer, shorter rounds), --only=a,b
 // (phases: completion,http,stdio,cold,memory,reload,profile), --out=FILE,
-// --sustain=SECONDS (length of the memory run).
+// --sustain=SECONDS (length of the memory run), --report-from=RESULTS.json
+// (re-render a finished run's report).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +42,7 @@ const machine = {
   platform: `${os.type()} ${os.release()} ${os.arch()}`,
   node: process.version,
   nodePath: process.execPath,
+  viaNpm: process.env.npm_lifecycle_event === 'bench',
   date: startedAt.toISOString(),
   load: os.loadavg(),
   tmpFs: (() => {
@@ -944,7 +946,16 @@ function analysis() {
         '- `src/transport/http/body.ts` `readBody` reads that stream back chunk by chunk with a reader and concatenates: two copies of a body node already had as a Buffer.',
         '- Every JSON answer is still built as an undici `Response` (`exchange.ts` `jsonResponse`, with its body stream and `Headers`), although `node.ts` now writes the text it keeps in a WeakMap in one `res.end` with a Content-Length: the `Response` object is pure overhead on that path.',
         '- `src/server/connection.ts` `run()` creates one more `AbortController` per request, even for requests that can never be cancelled on HTTP (2026-07-28 JSON answers).',
-        `- On 2026-07-28 every request also gets a whole new \`Connection\` (\`handler.ts\` \`modernPost\` → \`server.connect\` → \`createConnection\`, with its own shutdown \`AbortController\`, in-flight \`Map\` and closures) plus an \`abort\` listener on the \`Request\` signal: prompts/get costs ${fmt.n(R.http?.table.get?.[cellKey('skillport', 'modern')]?.cpuUs)} µs of server CPU per request on 2026-07-28 against ${fmt.n(R.http?.table.get?.[cellKey('skillport', 'legacy')]?.cpuUs)} µs in a 2025-11-25 session (the floor: ${fmt.n(R.http?.table.get?.[cellKey('floor', 'modern')]?.cpuUs)} µs). A stateless request needs no connection object: a per-request fast path straight into the revision's handler would do.`,
+        (() => {
+          const modernCpu = R.http?.table.get?.[cellKey('skillport', 'modern')]?.cpuUs;
+          const legacyCpu = R.http?.table.get?.[cellKey('skillport', 'legacy')]?.cpuUs;
+          const floorCpu = R.http?.table.get?.[cellKey('floor', 'modern')]?.cpuUs;
+          const lead = '- On 2026-07-28 every request also gets a whole new `Connection` (`handler.ts` `modernPost` → `server.connect` → `createConnection`, with its own shutdown `AbortController`, in-flight `Map` and closures) plus an `abort` listener on the `Request` signal';
+          const figures = `prompts/get: ${fmt.n(modernCpu)} µs of server CPU per request on 2026-07-28, ${fmt.n(legacyCpu)} µs in a 2025-11-25 session, ${fmt.n(floorCpu)} µs for the floor`;
+          return modernCpu > legacyCpu * 1.1
+            ? `${lead}, and it shows (${figures}). A stateless request needs no connection object: a fast path straight into the revision's handler would do.`
+            : `${lead}; in this run that costs about the same as a request in a legacy session (${figures}), so it is a smaller item than the fetch layer both share.`;
+        })(),
         '- prompts/list (the workload closest to the floor) re-encodes all 1,005 prompts (`encodePrompt` in `src/protocol/rev2025-06-18/registry.ts`, then the 2026 wrapper spreads the result) and `JSON.stringify`s ~130 KB on every request, where the floor writes a string it built once. The catalogue only changes on reload, so the encoded page could be cached per revision and cursor and dropped on `promptsListChanged`.',
         '- At fixed concurrency the latency is mostly queueing (p50 ≈ connections ÷ throughput), so p99 follows throughput; the tail on top of it is GC from the per-request objects above.',
       ].join('\n'),
@@ -982,13 +993,13 @@ function analysis() {
     out.push(
       [
         '- The walk (`src/skills/scan.ts`, `walk`) starts every sibling folder at once (`Promise.all` over all 10,000 skill folders): 10,000 pending async calls with their `Dirent` arrays and closures live together, which is GC time and peak RSS.',
-        '- Each skill costs at least one `readdir`, one `open`/`fstat`/`read`/`close` per file and a YAML parse of its frontmatter (`yaml` builds a full document/CST per file); a 10,000-skill folder is 10,000 directories, so the per-directory cost dominates however each read is done.',
+        `- Each skill costs at least one \`readdir\` and one \`open\`/\`fstat\`/\`read\`/\`close\` per file${yaml > 0.03 ? ', plus a YAML parse of its frontmatter (`yaml` builds a full document per file)' : ' (frontmatter parsing barely registers in the profile)'}; a 10,000-skill folder is 10,000 directories, so the per-directory system calls dominate however each read is done.`,
         '- After loading, the catalogue keeps per skill: the whole SKILL.md text, a `WalkEntry` (two path strings) per file and directory in the scan maps, the parsed frontmatter, the resources manifest with a SHA-256 digest per file, the prompt entry and its Skills-extension entry.',
         '- `src/skills/provider.ts` `rebuild` re-reads the whole folder after any change, so the cold-start cost is also the reload cost in a large folder (see the reload section).',
       ].join('\n'),
     );
     out.push(
-      '**What would close it:** walk with a bounded queue instead of `Promise.all` over every folder; parse frontmatter with a small line-based reader for the common `name`/`description` case and fall back to `yaml` only for anything richer; keep only what listing needs (name, description, path, size) and read the body, digest and file manifest lazily on `prompts/get`, `resources/read` and `skills/get`; drop the scan maps once the catalogue is built; and on reload re-read only the skill folders the watcher names. The RSS allowance also needs a reference point: a bare Node process is already above skill bytes + 30 MB here, so the target is only reachable as growth over the process baseline.',
+      `**What would close it:** walk with a bounded queue instead of \`Promise.all\` over every folder; ${yaml > 0.03 ? 'parse frontmatter with a small line-based reader for the common `name`/`description` case and fall back to `yaml` only for anything richer; ' : ''}keep only what listing needs (name, description, path, size) and read the body, digest and file manifest lazily on \`prompts/get\`, \`resources/read\` and \`skills/get\`; drop the scan maps once the catalogue is built; and on reload re-read only the skill folders the watcher names. The RSS allowance also needs a reference point: a bare Node process is already above skill bytes + 30 MB here, so the target is only reachable as growth over the process baseline.`,
     );
   }
   if (missed('Resident memory')) {
@@ -1013,7 +1024,7 @@ function report() {
   const p = (s = '') => L.push(s);
   p('# skillport benchmark results');
   p();
-  p(`Written by \`npm run bench${QUICK ? ' -- --quick' : ''}\` (bench/run.mjs). Every ratio compares contenders measured in the same round on the same machine; figures are medians over ${CFG.rounds} round(s). Absolute numbers are only meaningful on this machine; the ratios are the result.`);
+  p(`Written by \`${machine.viaNpm ? 'npm run bench' : 'node bench/run.mjs'}${QUICK ? ' --quick' : ''}\` (bench/run.mjs). Every ratio compares contenders measured in the same round on the same machine; figures are medians over ${CFG.rounds} round(s). Absolute numbers are only meaningful on this machine; the ratios are the result.`);
   p();
   p('## Machine');
   p();
@@ -1021,7 +1032,7 @@ function report() {
   p(`- Memory: ${fmt.mb(machine.memory)}`);
   p(`- OS: ${machine.platform}`);
   p(`- Node: ${machine.node} (${machine.nodePath.includes('node_modules') ? `${relative(ROOT, machine.nodePath)}: the repo’s \`node\` devDependency, which \`npm run\` puts first on PATH` : machine.nodePath}); every server child runs on the same binary`);
-  p(`- Date: ${machine.date} (run took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s: ${Object.entries(R.phaseSeconds).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
+  p(`- Date: ${machine.date} (run took ${R.tookSeconds ?? ((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s: ${Object.entries(R.phaseSeconds).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
   p(`- Load average at start: ${machine.load.map((x) => x.toFixed(2)).join(', ')}${machine.load[0] > 1 ? ' (other work was running on the machine during the run)' : ''}`);
   p(`- Skills folders for cold start and reload: ${machine.tmpFs}`);
   p(`- Mode: ${QUICK ? 'quick' : 'full'}: HTTP ${CFG.rounds} round(s) × ${CFG.duration} s per cell at ${CFG.connections} connections (autocannon, 127.0.0.1, first round preceded by a ${CFG.warmup} s warm-up per cell); stdio ${CFG.stdioN.toLocaleString('en-US')} round trips; cold start ${CFG.coldRounds} round(s).`);
@@ -1182,7 +1193,23 @@ function report() {
 
 // ---------------------------------------------------------------------------
 
+/** --report-from=RESULTS.json: re-render the report of a finished run (e.g. after editing the analysis text). */
+function rerender(file) {
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  Object.assign(machine, data.machine);
+  Object.assign(CFG, data.config);
+  Object.assign(R, data.results);
+  R.tookSeconds ??= Math.round((statSync(file).mtimeMs - Date.parse(machine.date)) / 1000);
+  R.analysis = analysis();
+  const outArg = args.find((a) => a.startsWith('--out='))?.slice(6);
+  const out = outArg ? resolve(outArg) : file.replace(/\.json$/, '.md');
+  writeFileSync(out, `${report()}\n`);
+  log(`Re-rendered ${out} from ${file}`);
+}
+
 async function main() {
+  const from = args.find((a) => a.startsWith('--report-from='))?.slice(14);
+  if (from) return rerender(resolve(from));
   if (!existsSync(rel('dist/index.js'))) {
     console.error('dist/index.js is missing: run `npm run build` first.');
     process.exit(1);
@@ -1211,6 +1238,7 @@ async function main() {
   } finally {
     rmSync(SKILL_ROOT, { recursive: true, force: true });
   }
+  R.tookSeconds = Math.round((Date.now() - startedAt.getTime()) / 1000);
   R.analysis = analysis();
   const text = report();
   const outArg = args.find((a) => a.startsWith('--out='))?.slice(6);
