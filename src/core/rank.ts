@@ -1,7 +1,8 @@
 /**
  * Completion ranking: prefix matches first, then substring matches, then
  * fuzzy (in-order subsequence) matches, each group in the order of the source
- * list, all case-insensitive. The MCP completion pages (2025-06-18 on,
+ * list, all case-insensitive (lists over {@link FUZZY_SCAN_LIMIT} values skip
+ * the fuzzy group). The MCP completion pages (2025-06-18 on,
  * server/utilities/completion §Implementation Considerations) ask servers to
  * rank by relevance and to fuzzy-match where it makes sense.
  */
@@ -9,6 +10,14 @@ import type { Completion } from './model.js';
 
 /** The most values one completion result may carry (schema: `maxItems: 100`). */
 export const MAX_COMPLETION_VALUES = 100;
+
+/**
+ * Lists longer than this skip the fuzzy group and stop scanning once a page
+ * is full: a subsequence test of every value costs milliseconds per keystroke
+ * at 100,000 values, and a long list has enough prefix and substring matches
+ * to rank without it.
+ */
+export const FUZZY_SCAN_LIMIT = 10_000;
 
 function isSubsequence(needle: string, haystack: string): boolean {
   let at = 0;
@@ -70,6 +79,18 @@ export function createCompletionIndex(values: readonly string[]): CompletionInde
       const isPrefix = new Set(prefix);
       const substring: number[] = [];
       const fuzzy: number[] = [];
+      if (lower.length > FUZZY_SCAN_LIMIT) {
+        // Substrings only, and only until the page is full (one more tells hasMore).
+        const wanted = limit + 1 - prefixCount;
+        for (let i = 0; i < lower.length && substring.length < wanted; i++) {
+          if (!isPrefix.has(i) && (lower[i] as string).includes(key)) substring.push(i);
+        }
+        const ranked = [...prefix, ...substring];
+        const cut = substring.length >= wanted;
+        const page: Completion = { values: ranked.slice(0, limit).map((i) => source[i] as string), hasMore: cut };
+        if (!cut) page.total = ranked.length;
+        return page;
+      }
       for (let i = 0; i < lower.length; i++) {
         if (isPrefix.has(i)) continue;
         const candidate = lower[i] as string;

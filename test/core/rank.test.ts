@@ -31,6 +31,19 @@ describe('rankCompletions', () => {
     expect(result.values.slice(0, expected.length)).toEqual(expected);
   });
 
+  it('ranks long lists by prefix then substring only, stopping once a page is full', () => {
+    const values = Array.from({ length: 20_000 }, (_, i) => `v${i}-${i % 7 === 0 ? 'abc' : 'xyz'}`);
+    const few = createCompletionIndex([...values, 'a-b-c', 'abcdef']).complete('abcd');
+    expect(few).toEqual({ values: ['abcdef'], total: 1, hasMore: false });
+    const many = createCompletionIndex(values).complete('abc');
+    expect(many.values).toHaveLength(100);
+    expect(many.values[0]).toBe('v0-abc');
+    expect(many).toMatchObject({ hasMore: true });
+    expect(many.total).toBeUndefined();
+    // Fuzzy matches (a-b-c) are left out of long lists.
+    expect(createCompletionIndex([...values, 'a-b-c']).complete('abc').values).not.toContain('a-b-c');
+  });
+
   it('matches case-insensitively', () => {
     expect(rankCompletions(['Alpha', 'beta'], 'AL').values).toEqual(['Alpha']);
   });
