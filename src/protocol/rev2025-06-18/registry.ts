@@ -11,11 +11,12 @@ import {
   encodeCapabilities,
   encodeContents,
   encodeImplementation,
-  encodePrompt,
+  encodeListedPrompt,
+  encodeListedResource,
+  encodeListedTemplate,
   encodePromptResult,
   encodeResource,
   encodeSkill,
-  encodeTemplate,
   type Shape,
 } from './encode.js';
 
@@ -37,7 +38,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       'prompts/list',
       async (params, { engine }) => {
         const { items, nextCursor } = await engine.listPrompts(optionalString(params, 'cursor'));
-        return page('prompts', items, nextCursor, (p) => encodePrompt(p, shape));
+        return page('prompts', items, nextCursor, (p) => encodeListedPrompt(p, shape));
       },
     ],
     [
@@ -63,14 +64,14 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       'resources/list',
       async (params, { engine }) => {
         const { items, nextCursor } = await engine.listResources(optionalString(params, 'cursor'));
-        return page('resources', items, nextCursor, (r) => encodeResource(r, shape));
+        return page('resources', items, nextCursor, (r) => encodeListedResource(r, shape));
       },
     ],
     [
       'resources/templates/list',
       async (params, { engine }) => {
         const { items, nextCursor } = await engine.listResourceTemplates(optionalString(params, 'cursor'));
-        return page('resourceTemplates', items, nextCursor, (t) => encodeTemplate(t, shape));
+        return page('resourceTemplates', items, nextCursor, (t) => encodeListedTemplate(t, shape));
       },
     ],
     [
