@@ -11,7 +11,7 @@
  * event loop, so a reload never stalls requests for long.
  */
 import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 
 /** A directory entry as the walker reports it. */
 export interface WalkEntry {
@@ -158,9 +158,4 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       return readRegular(target.abs);
     },
   };
-}
-
-/** Converts a platform path relative to a root into `/` form. */
-export function toPosix(rel: string): string {
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }

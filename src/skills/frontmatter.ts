@@ -47,11 +47,6 @@ function parseSimple(yamlText: string): Record<string, unknown> | undefined {
   return data;
 }
 
-/** Whether the text starts with a frontmatter block. */
-export function hasFrontmatter(text: string): boolean {
-  return OPENING.test(text);
-}
-
 function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
