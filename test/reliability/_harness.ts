@@ -131,8 +131,14 @@ export class LineClient {
     const stdin = this.child.stdin!;
     if (!stdin.writableNeedDrain) return Promise.resolve();
     return new Promise((resolve) => {
-      stdin.once('drain', resolve);
-      stdin.once('close', resolve);
+      // Both listeners go once either fires, or a long flood piles up 'close' listeners.
+      const done = (): void => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        resolve();
+      };
+      stdin.once('drain', done);
+      stdin.once('close', done);
     });
   }
 

@@ -6,6 +6,7 @@
  * non-browser client) get no CORS headers.
  */
 import { HEADER } from './headers.js';
+import type { HttpReply, HttpRequest } from './request.js';
 
 /** Request headers an MCP client sends (2025-06-18 and 2026-07-28 transports). */
 const ALLOWED_HEADERS = [
@@ -23,10 +24,10 @@ const ALLOWED_HEADERS = [
 const EXPOSED_HEADERS = [HEADER.sessionId, HEADER.wwwAuthenticate, HEADER.protocolVersion].join(', ');
 
 /** The answer to a preflight (`OPTIONS` with an allowed `Origin`). */
-export function preflight(request: Request, origin: string, methods: string): Response {
+export function preflight(request: HttpRequest, origin: string, methods: string): HttpReply {
   // Echo what the page asks for (e.g. Mcp-Param-* tool headers), else the MCP set.
   const requested = request.headers.get('Access-Control-Request-Headers');
-  return new Response(null, {
+  return {
     status: 204,
     headers: {
       'Access-Control-Allow-Origin': origin,
@@ -35,22 +36,19 @@ export function preflight(request: Request, origin: string, methods: string): Re
       'Access-Control-Max-Age': '600',
       Vary: 'Origin',
     },
-  });
+  };
 }
 
-/** Lets a page on an allowed `origin` read `response`. */
-export function withCors(response: Response, origin: string): Response {
-  try {
-    response.headers.set('Access-Control-Allow-Origin', origin);
-    response.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    response.headers.append('Vary', 'Origin');
-    return response;
-  } catch {
-    // Immutable headers (a response from elsewhere): copy it.
-    const copy = new Response(response.body, response);
-    copy.headers.set('Access-Control-Allow-Origin', origin);
-    copy.headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    copy.headers.append('Vary', 'Origin');
-    return copy;
+/** Lets a page on an allowed `origin` read `reply`. */
+export function withCors(reply: HttpReply, origin: string): HttpReply {
+  const headers: Record<string, string> = { ...reply.headers };
+  const vary = Object.keys(headers).find((name) => name.toLowerCase() === 'vary');
+  if (vary !== undefined) {
+    headers[vary] = `${headers[vary]}, Origin`;
+  } else {
+    headers.Vary = 'Origin';
   }
+  headers['Access-Control-Allow-Origin'] = origin;
+  headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
+  return { ...reply, headers };
 }

@@ -5,7 +5,8 @@
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type RequestId } from '../../jsonrpc/messages.js';
-import { jsonResponse } from './exchange.js';
+import { jsonReply } from './exchange.js';
+import type { HttpReply } from './request.js';
 
 interface Rejection {
   status: number;
@@ -39,8 +40,8 @@ export const Rejections = {
   Internal: { status: 500, code: ErrorCode.InternalError, message: 'Internal error' },
 } as const satisfies Record<string, Rejection>;
 
-/** The HTTP response for a rejection. */
-export function reject(rejection: Rejection, id: RequestId | null = null, headers: Record<string, string> = {}, detail?: string): Response {
+/** The HTTP answer for a rejection. */
+export function reject(rejection: Rejection, id: RequestId | null = null, headers?: Record<string, string>, detail?: string): HttpReply {
   const message = detail ? `${rejection.message}: ${detail}` : rejection.message;
-  return jsonResponse(errorResponse(id, rejection.code, message), rejection.status, headers);
+  return jsonReply(errorResponse(id, rejection.code, message), rejection.status, headers);
 }

@@ -9,6 +9,7 @@
  */
 import type { JsonRpcNotification, JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { type Acceptable, MEDIA } from './headers.js';
+import type { HttpReply } from './request.js';
 import { createSseStream, type SseStream, sseHeaders } from './sse.js';
 
 /** How an exchange answers: what the client accepts and which status a response gets. */
@@ -26,7 +27,7 @@ export interface ExchangeOptions {
 /** One request's pending HTTP answer. */
 export interface Exchange {
   /** Resolves once the answer can start: at the response, or at the first notification. */
-  readonly response: Promise<Response>;
+  readonly response: Promise<HttpReply>;
   /** Resolves when the answer is complete (JSON sent, or SSE stream ended). */
   readonly done: Promise<void>;
   /** Sends a notification that belongs to the request; it switches the answer to SSE. */
@@ -35,30 +36,16 @@ export interface Exchange {
   finish(response: JsonRpcResponse | undefined): void;
 }
 
-/**
- * The text of JSON responses built here, so the node:http adapter can write
- * it in one go instead of streaming it back out of the Response.
- */
-const bodies = new WeakMap<Response, string>();
-
-/** Builds a JSON response. */
-export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
-  const response = new Response(text, { status, headers: { 'Content-Type': MEDIA.json, ...headers } });
-  bodies.set(response, text);
-  return response;
-}
-
-/** The whole body of a response made by {@link jsonResponse}, if it is one. */
-export function jsonBodyOf(response: Response): string | undefined {
-  return bodies.get(response);
+/** A JSON answer. */
+export function jsonReply(body: unknown, status: number, headers?: Record<string, string>): HttpReply {
+  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : { 'Content-Type': MEDIA.json }, body: JSON.stringify(body) };
 }
 
 /** Starts an exchange in the pending state. */
 export function createExchange(options: ExchangeOptions): Exchange {
-  let resolveResponse!: (response: Response) => void;
+  let resolveResponse!: (reply: HttpReply) => void;
   let resolveDone!: () => void;
-  const response = new Promise<Response>((resolve) => {
+  const response = new Promise<HttpReply>((resolve) => {
     resolveResponse = resolve;
   });
   const done = new Promise<void>((resolve) => {
@@ -76,9 +63,7 @@ export function createExchange(options: ExchangeOptions): Exchange {
         resolveDone();
       },
     });
-    const headers = sseHeaders();
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-    resolveResponse(new Response(opened.body, { status, headers }));
+    resolveResponse({ status, headers: { ...sseHeaders(), ...options.headers }, body: opened.body });
     return opened;
   }
 
@@ -102,9 +87,9 @@ export function createExchange(options: ExchangeOptions): Exchange {
         stream.close();
       } else if (!message) {
         // Cancelled before anything was sent.
-        resolveResponse(new Response(null, { status: 204, headers: options.headers ?? {} }));
+        resolveResponse({ status: 204, headers: options.headers ?? {} });
       } else if (options.accept.json) {
-        resolveResponse(jsonResponse(message, options.statusFor(message), options.headers));
+        resolveResponse(jsonReply(message, options.statusFor(message), options.headers));
       } else {
         const sse = startStream(options.statusFor(message));
         sse.send(message);

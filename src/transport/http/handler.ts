@@ -30,17 +30,18 @@ import {
 import { LEGACY_VERSIONS, readRequestMeta } from '../../protocol/index.js';
 import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, protectedResourceMetadata } from './auth.js';
-import { readBody, requestId } from './body.js';
+import { requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
-import { clientAddress } from './node.js';
-import { createExchange, type Exchange, jsonResponse } from './exchange.js';
+import { createExchange, type Exchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import { preflight, withCors } from './cors.js';
 import { createLegacyEra } from './legacy.js';
 import { checkModernRequest, modernStatus } from './modern.js';
 import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
+import { type HttpReply, type HttpRequest, replyFunctions } from './request.js';
 import { createSessionStore, type Session } from './sessions.js';
+import { fromWebRequest, toWebResponse } from './web.js';
 
 const METHODS_ALLOWED = 'GET, POST, DELETE';
 /** A body that is not UTF-8 is a parse error, not text with replacement characters. */
@@ -86,8 +87,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const streamsByClient = new Map<string, number>();
 
   /** Takes a stream place for the request's client: its release function, or undefined when full (429). */
-  function takeStream(request: Request): (() => void) | undefined {
-    const client = clientAddress(request);
+  function takeStream(request: HttpRequest): (() => void) | undefined {
+    const client = request.client;
     const mine = client === undefined ? 0 : (streamsByClient.get(client) ?? 0);
     if (openStreams >= maxStreams || mine >= maxStreamsPerClient) return undefined;
     openStreams++;
@@ -118,18 +119,18 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   // ---- 2026-07-28 ----
 
-  function modernPost(request: Request, classified: Classified, accept: Acceptable): Response | Promise<Response> {
+  function modernPost(request: HttpRequest, classified: Classified, accept: Acceptable): HttpReply | Promise<HttpReply> {
     if (classified.kind === 'response') return reject(Rejections.ResponseNotAllowed, classified.id);
     if (classified.kind === 'notification') {
       // Core 2026-07-28 defines no client notification over HTTP (closing the stream
       // cancels), and header rules for notification POSTs are left open: accept it.
-      return new Response(null, { status: 202 });
+      return { status: 202, headers: {} };
     }
     // Invalid messages were answered before routing; this narrows the type.
     if (classified.kind !== 'request') return reject(Rejections.Internal);
     const message = classified.message;
     const rejection = checkModernRequest(request.headers, message);
-    if (rejection) return jsonResponse(rejection.body, rejection.status);
+    if (rejection) return jsonReply(rejection.body, rejection.status);
     if (message.method === 'subscriptions/listen' && !accept.sse) return reject(Rejections.StreamNotAcceptable, message.id);
     const release = message.method === 'subscriptions/listen' ? takeStream(request) : () => {};
     if (!release) return reject(Rejections.TooManyStreams, message.id);
@@ -152,14 +153,13 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     modern.add(handle);
     track(exchange);
     void exchange.done.finally(release);
-    request.signal.addEventListener('abort', disconnect, { once: true });
-    if (request.signal.aborted) disconnect();
+    const stopWatching = request.onAbort(disconnect);
     handle
       .receive(message)
       .then((response) => exchange.finish(response))
       .catch((error: unknown) => exchange.finish(internalError(message.id, error)))
       .finally(() => {
-        request.signal.removeEventListener('abort', disconnect);
+        stopWatching();
         // Nothing is left in flight on a one-request connection: no close needed.
         modern.delete(handle);
       });
@@ -168,24 +168,24 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   // ---- Routing ----
 
-  async function post(request: Request): Promise<Response> {
+  async function post(request: HttpRequest): Promise<HttpReply> {
     if (!isJsonContentType(request.headers.get(HEADER.contentType))) return reject(Rejections.UnsupportedMediaType);
     const accept = parseAccept(request.headers.get(HEADER.accept));
     if (!accept.json && !accept.sse) return reject(Rejections.NotAcceptable);
-    const bytes = await readBody(request, maxBody);
+    const bytes = await request.readBody(maxBody);
     if (!bytes) return reject(Rejections.PayloadTooLarge);
     let text: string;
     try {
       text = UTF8.decode(bytes);
     } catch {
-      return jsonResponse(parseErrorResponse(), 400);
+      return jsonReply(parseErrorResponse(), 400);
     }
     // Depth is checked on the text before parsing, as on stdio (the server's `limits.maxJsonDepth`).
     const parsed = parseMessage(text, maxDepth);
-    if (!parsed.ok) return jsonResponse(parsed.response, 400);
+    if (!parsed.ok) return jsonReply(parsed.response, 400);
     const classified = classify(parsed.value);
     // Batches and malformed messages (no batching since 2025-06-18, changelog item 1).
-    if (classified.kind === 'invalid') return jsonResponse(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`), 400);
+    if (classified.kind === 'invalid') return jsonReply(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`), 400);
 
     const params = classified.kind === 'request' || classified.kind === 'notification' ? classified.message.params : undefined;
     const modernShaped = readRequestMeta(params).kind !== 'absent';
@@ -202,7 +202,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return modernPost(request, classified, accept);
   }
 
-  function sessionFor(request: Request): Session | Response {
+  function sessionFor(request: HttpRequest): Session | HttpReply {
     const id = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     // Without a session there is no GET stream and nothing to delete: 405, as a
     // 2026-07-28 server answers (streamable-http §Backward Compatibility).
@@ -210,32 +210,33 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return store.get(id.trim()) ?? reject(Rejections.SessionNotFound);
   }
 
-  async function route(request: Request): Promise<Response> {
+  async function route(request: HttpRequest): Promise<HttpReply> {
     if (closing) return reject(Rejections.ShuttingDown);
-    const url = new URL(request.url);
     // DNS-rebinding defence first, before anything else is revealed.
-    if (!hostAllowed(request.headers.get(HEADER.host) ?? url.host)) return reject(Rejections.HostNotAllowed);
+    if (!hostAllowed(request.host)) return reject(Rejections.HostNotAllowed);
     const origin = request.headers.get(HEADER.origin);
-    if (origin === null) return routeAllowed(request, url);
+    if (origin === null) return routeAllowed(request);
     if (!originAllowed(origin)) return reject(Rejections.OriginNotAllowed);
     // A browser page on an allowed origin: answer its preflight, and let it read the answers.
     if (request.method === 'OPTIONS') return preflight(request, origin, sessionsEnabled ? METHODS_ALLOWED : 'POST');
-    return withCors(await routeAllowed(request, url), origin);
+    return withCors(await routeAllowed(request), origin);
   }
 
   /** Routes a request that passed the DNS-rebinding checks. */
-  async function routeAllowed(request: Request, url: URL): Promise<Response> {
-    const endpoint = new URL(path, url);
-    if (tokenValid && (url.pathname === METADATA_PATH || url.pathname === `${METADATA_PATH}${path}`)) {
+  async function routeAllowed(request: HttpRequest): Promise<HttpReply> {
+    const { pathname } = request;
+    if (tokenValid && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
+      const endpoint = new URL(path, request.origin);
       if (request.method !== 'GET' && request.method !== 'HEAD') return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: 'GET' });
-      return jsonResponse(protectedResourceMetadata(endpoint, options.authorizationServers, server.info.name), 200, {
+      return jsonReply(protectedResourceMetadata(endpoint, options.authorizationServers, server.info.name), 200, {
         'Cache-Control': 'max-age=3600',
       });
     }
-    if (url.pathname !== path) return reject(Rejections.NotFound);
+    if (pathname !== path) return reject(Rejections.NotFound);
     if (tokenValid) {
       const authorization = request.headers.get(HEADER.authorization);
       if (!tokenValid(authorization)) {
+        const endpoint = new URL(path, request.origin);
         return reject(Rejections.Unauthorized, null, { [HEADER.wwwAuthenticate]: challenge(endpoint, authorization !== null) });
       }
     }
@@ -245,14 +246,14 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         return post(request);
       case 'GET': {
         const session = sessionFor(request);
-        return session instanceof Response ? session : legacy.get(request, session);
+        return 'connection' in session ? legacy.get(request, session) : session;
       }
       case 'DELETE': {
         const session = sessionFor(request);
-        if (session instanceof Response) return session;
+        if (!('connection' in session)) return session;
         store.end(session.id);
         logger.debug(`Ended session ${session.id} on DELETE`);
-        return new Response(null, { status: 204 });
+        return { status: 204, headers: {} };
       }
       default:
         return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
@@ -261,14 +262,25 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   let closed: Promise<void> | undefined;
 
-  return {
+  async function reply(request: HttpRequest): Promise<HttpReply> {
+    try {
+      return await route(request);
+    } catch (error) {
+      logger.error('Unexpected failure in the HTTP handler', error);
+      return reject(Rejections.Internal);
+    }
+  }
+
+  const handler: HttpHandler = {
     async fetch(request) {
+      let adapted: HttpRequest;
       try {
-        return await route(request);
+        adapted = fromWebRequest(request);
       } catch (error) {
         logger.error('Unexpected failure in the HTTP handler', error);
-        return reject(Rejections.Internal);
+        return toWebResponse(reject(Rejections.Internal));
       }
+      return toWebResponse(await reply(adapted));
     },
     close() {
       closed ??= (async () => {
@@ -296,4 +308,6 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       return closed;
     },
   };
+  replyFunctions.set(handler, reply);
+  return handler;
 }

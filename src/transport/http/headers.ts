@@ -42,7 +42,7 @@ export type HeaderValue = { kind: 'absent' } | { kind: 'invalid'; reason: string
  * before it is compared with the body (2026-07-28 streamable-http §Value
  * Encoding). A sentinel that is not valid Base64 of valid UTF-8 is invalid.
  */
-export function readMetadataHeader(headers: Headers, name: string): HeaderValue {
+export function readMetadataHeader(headers: { get(name: string): string | null }, name: string): HeaderValue {
   const raw = headers.get(name);
   if (raw === null) return { kind: 'absent' };
   const value = raw.trim();

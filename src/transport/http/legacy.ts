@@ -13,6 +13,7 @@ import { requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
 import { createExchange, type Exchange } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
+import type { HeaderReader, HttpReply, HttpRequest } from './request.js';
 import { attachStream, type Session, type SessionStore } from './sessions.js';
 import { createSseStream, sseHeaders } from './sse.js';
 
@@ -28,15 +29,15 @@ export interface LegacyContext {
   /** Logs an unexpected failure and turns it into a -32603 response. */
   internalError(id: JsonRpcRequest['id'], error: unknown): JsonRpcResponse;
   /** Takes a place for a long-lived stream; undefined when the caps are reached. */
-  takeStream(request: Request): (() => void) | undefined;
+  takeStream(request: HttpRequest): (() => void) | undefined;
 }
 
 /** The legacy routes. */
 export interface LegacyEra {
   /** A POST routed to the legacy era, in `session` when it named a known one. */
-  post(request: Request, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<Response>;
+  post(request: HttpRequest, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<HttpReply>;
   /** A GET on a known session: its SSE stream. */
-  get(request: Request, session: Session): Response;
+  get(request: HttpRequest, session: Session): HttpReply;
 }
 
 /** Creates the legacy routes over a handler's session store. */
@@ -44,13 +45,13 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
   const { server, store, logger, keepAliveMs, sessionsEnabled, track, internalError, takeStream } = context;
 
   /** A legacy version header must name a legacy revision we serve (2025-06-18 basic/transports §Protocol Version Header). */
-  function legacyHeaderRejected(headers: Headers, id: JsonRpcRequest['id'] | null): Response | undefined {
+  function legacyHeaderRejected(headers: HeaderReader, id: JsonRpcRequest['id'] | null): HttpReply | undefined {
     const version = headers.get(HEADER.protocolVersion)?.trim();
     if (version === undefined || LEGACY_VERSIONS.includes(version)) return undefined;
-    return reject(Rejections.UnsupportedVersionHeader, id, {}, version);
+    return reject(Rejections.UnsupportedVersionHeader, id, undefined, version);
   }
 
-  function answerLegacy(session: Session | undefined, run: () => Promise<JsonRpcResponse | undefined>, id: JsonRpcRequest['id'], accept: Acceptable, headers?: Record<string, string>): Promise<Response> {
+  function answerLegacy(session: Session | undefined, run: () => Promise<JsonRpcResponse | undefined>, id: JsonRpcRequest['id'], accept: Acceptable, headers?: Record<string, string>): Promise<HttpReply> {
     // Legacy JSON-RPC errors are ordinary answers: 200 (the revisions name no other status).
     const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, ...(headers ? { headers } : {}) });
     track(exchange);
@@ -66,7 +67,7 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
     return exchange.response;
   }
 
-  async function legacyPost(request: Request, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<Response> {
+  async function legacyPost(request: HttpRequest, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<HttpReply> {
     const id = requestId(classified);
     const badVersion = legacyHeaderRejected(request.headers, id);
     if (badVersion) return badVersion;
@@ -80,17 +81,17 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
         // Notifications and responses: 202 with no body (2025-06-18 basic/transports §Sending Messages).
         // This server sends no requests, so a response has nothing to answer.
         if (classified.kind === 'notification') await session.connection.receive(classified.message);
-        return new Response(null, { status: 202 });
+        return { status: 202, headers: {} };
       }
       const message = classified.message;
       return answerLegacy(session, () => session.connection.receive(message), message.id, accept);
     }
     if (sessionsEnabled) return reject(Rejections.SessionRequired, id);
-    if (classified.kind !== 'request') return new Response(null, { status: 202 });
+    if (classified.kind !== 'request') return { status: 202, headers: {} };
     return statelessLegacy(request.headers, classified.message, accept);
   }
 
-  function initialize(message: JsonRpcRequest, accept: Acceptable): Promise<Response> {
+  function initialize(message: JsonRpcRequest, accept: Acceptable): Promise<HttpReply> {
     if (!sessionsEnabled) {
       const connection = server.connect({ send() {} });
       return answerLegacy(undefined, () => connection.receive(message).finally(() => connection.close('disconnect')), message.id, accept);
@@ -122,7 +123,7 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
    * says to assume 2025-03-26 (2025-06-18 basic/transports §Protocol Version
    * Header); the oldest served revision is its closest match.
    */
-  function statelessLegacy(headers: Headers, message: JsonRpcRequest, accept: Acceptable): Promise<Response> {
+  function statelessLegacy(headers: HeaderReader, message: JsonRpcRequest, accept: Acceptable): Promise<HttpReply> {
     const version = headers.get(HEADER.protocolVersion)?.trim() ?? LEGACY_VERSIONS[LEGACY_VERSIONS.length - 1];
     const connection = server.connect({ send() {} });
     return answerLegacy(
@@ -146,7 +147,7 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
     );
   }
 
-  function legacyGet(request: Request, session: Session): Response {
+  function legacyGet(request: HttpRequest, session: Session): HttpReply {
     const badVersion = legacyHeaderRejected(request.headers, null);
     if (badVersion) return badVersion;
     if (!parseAccept(request.headers.get(HEADER.accept)).sse) return reject(Rejections.StreamNotAcceptable);
@@ -165,7 +166,7 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
     });
     attachStream(session, stream);
     session.lastActive = Date.now();
-    return new Response(stream.body, { status: 200, headers: sseHeaders() });
+    return { status: 200, headers: sseHeaders(), body: stream.body };
   }
 
   return { post: legacyPost, get: legacyGet };

@@ -19,6 +19,7 @@ import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcError, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { MODERN_VERSIONS, readRequestMeta } from '../../protocol/index.js';
 import { HEADER, readMetadataHeader } from './headers.js';
+import type { HeaderReader } from './request.js';
 
 /** Where `Mcp-Name` comes from, per method. */
 const NAME_SOURCE: Readonly<Record<string, string>> = {
@@ -38,7 +39,7 @@ function mismatch(request: JsonRpcRequest, message: string): ModernRejection {
 }
 
 /** Runs the checks above; undefined when the request may go to the server. */
-export function checkModernRequest(headers: Headers, request: JsonRpcRequest): ModernRejection | undefined {
+export function checkModernRequest(headers: HeaderReader, request: JsonRpcRequest): ModernRejection | undefined {
   const version = readMetadataHeader(headers, HEADER.protocolVersion);
   if (version.kind === 'absent') return mismatch(request, `Header mismatch: missing ${HEADER.protocolVersion} header`);
   if (version.kind === 'invalid') return mismatch(request, `Header mismatch: ${version.reason}`);

@@ -1,72 +1,150 @@
 /**
- * Adapts a web-standard {@link HttpHandler} to node:http's `(req, res)`:
- * the request becomes a `Request` (headers, streamed body, an abort signal
- * that fires when the client goes away before the answer ends) and the
- * `Response` is written back, streaming bodies chunk by chunk with
- * backpressure. Works with node:http, Express and Fastify's raw objects.
+ * Serves a handler made by createHttpHandler on node:http's `(req, res)`,
+ * reading `IncomingMessage` and writing `ServerResponse` directly: no web
+ * `Request`, `Response`, `Headers` or `AbortSignal` per request (see
+ * request.ts). A whole JSON answer is one write with its length; an SSE
+ * answer is streamed chunk by chunk with backpressure. Works with node:http,
+ * Express and Fastify's raw objects.
  *
  * It deliberately does nothing else: routing, limits and protocol rules live
- * in the handler, so the in-process handler and the node server cannot drift.
+ * in the handler, so `fetch` and the node server cannot drift.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
-import { jsonBodyOf } from './exchange.js';
 import type { HttpHandler } from './options.js';
-
-const clients = new WeakMap<Request, string>();
-
-/** The remote address of a request that came through {@link toNodeHandler}, for per-client limits. */
-export function clientAddress(request: Request): string | undefined {
-  return clients.get(request);
-}
+import { type HeaderReader, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   logger?: Logger;
 }
 
-function requestUrl(req: IncomingMessage): URL {
-  // Express rewrites req.url below a mount point; originalUrl keeps the full path.
-  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  try {
-    return new URL(path, `http://${req.headers.host ?? 'localhost'}`);
-  } catch {
-    // A malformed Host: the handler still sees the header and rejects it.
-    return new URL(path.startsWith('/') ? path : '/', 'http://localhost');
+/**
+ * Request headers by lower-case name, built on first use from the raw
+ * list: several fields of one name are joined with ", " as the Fetch
+ * `Headers` does, where node's `req.headers` keeps only the first of some
+ * (Host, Content-Type, Authorization...).
+ */
+class RawHeaders implements HeaderReader {
+  #byName: Map<string, string> | undefined;
+  readonly #raw: string[];
+
+  constructor(raw: string[]) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    let byName = this.#byName;
+    if (!byName) {
+      byName = new Map();
+      const raw = this.#raw;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const key = (raw[i] as string).toLowerCase();
+        const value = raw[i + 1] as string;
+        const seen = byName.get(key);
+        byName.set(key, seen === undefined ? value : `${seen}, ${value}`);
+      }
+      this.#byName = byName;
+    }
+    return byName.get(name.toLowerCase()) ?? null;
   }
 }
 
-/** The request body as a web stream that pauses the socket when the reader is slow. */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on('data', (chunk: Buffer) => {
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) req.pause();
-      });
-      // The handler may have cancelled the stream (413) before the rest is discarded.
-      req.once('end', () => {
-        try {
-          controller.close();
-        } catch {
-          // Already cancelled.
-        }
-      });
-      req.once('error', (error) => {
-        try {
-          controller.error(error);
-        } catch {
-          // Already cancelled.
-        }
-      });
-    },
-    pull() {
-      req.resume();
-    },
-    cancel() {
-      req.pause();
-    },
+/**
+ * The path of a request target as the WHATWG URL parser leaves it. The
+ * common target, a plain absolute path, is its own pathname; anything else
+ * (dot segments, characters the parser escapes, absolute-form targets) goes
+ * through the parser.
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@%/]*$/;
+function pathnameOf(target: string): string {
+  const query = target.search(/[?#]/);
+  const path = query === -1 ? target : target.slice(0, query);
+  if (PLAIN_PATH.test(path) && !/\/\.\.?(\/|$)|%2e/i.test(path)) return path;
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return '/';
+  }
+}
+
+/** Reads a node request body up to `max` bytes; undefined when it is larger. */
+function readNodeBody(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve(undefined);
+  if (req.complete && req.readableEnded) return Promise.resolve(new Uint8Array());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.length;
+      if (total > max) {
+        done();
+        // The adapter drops or refuses the rest once the answer is ready.
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+    };
+    const onError = (error: Error): void => {
+      done();
+      reject(error);
+    };
+    const onClose = (): void => {
+      done();
+      reject(new Error('The client closed the request before its body ended'));
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
   });
+}
+
+function nodeRequest(req: IncomingMessage, res: ServerResponse): HttpRequest {
+  const headers = new RawHeaders(req.rawHeaders);
+  // Express rewrites req.url below a mount point; originalUrl keeps the full path.
+  const target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const host = headers.get('host');
+  return {
+    method: req.method ?? 'GET',
+    headers,
+    pathname: pathnameOf(target),
+    host: host ?? 'localhost',
+    get origin() {
+      try {
+        return new URL(`http://${host ?? 'localhost'}`).origin;
+      } catch {
+        // A malformed Host: the handler has already rejected it unless any Host is allowed.
+        return 'http://localhost';
+      }
+    },
+    client: req.socket.remoteAddress,
+    readBody: (max) => readNodeBody(req, max),
+    onAbort(listener) {
+      // A response that ended was answered; a close before that is a client that left.
+      if (res.destroyed && !res.writableEnded) {
+        listener();
+        return () => {};
+      }
+      const onClose = (): void => {
+        if (!res.writableEnded) listener();
+      };
+      res.once('close', onClose);
+      return () => res.off('close', onClose);
+    },
+  };
 }
 
 /** Most bytes of an unread request body dropped to keep its connection usable; past that it is closed. */
@@ -93,7 +171,7 @@ function discardRest(req: IncomingMessage): boolean {
   return false;
 }
 
-async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
   const reader = body.getReader();
   const stop = (): void => void reader.cancel().catch(() => {});
   res.once('close', stop);
@@ -115,72 +193,47 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
   }
 }
 
+async function writeReply(reply: HttpReply, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (res.destroyed) {
+    // The client left: release a stream nobody will read.
+    if (typeof reply.body === 'object') await reply.body.cancel().catch(() => {});
+    return;
+  }
+  const headers: Record<string, string> = { ...reply.headers };
+  if (!req.complete && discardRest(req)) headers.connection = 'close';
+  const { body } = reply;
+  if (typeof body === 'string') {
+    // A whole body: one write with its length, no chunked encoding.
+    headers['content-length'] = String(Buffer.byteLength(body));
+    res.writeHead(reply.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(reply.status, headers);
+  if (body) {
+    // SSE: send the headers now, so the client sees the stream open before the first event.
+    res.flushHeaders();
+    await writeStream(body, res);
+  }
+  res.end();
+}
+
 /**
- * Wraps a handler for node:http.
+ * Wraps a handler made by createHttpHandler for node:http.
  *
  * @example
  * import { createServer as createNodeServer } from 'node:http';
  * createNodeServer(toNodeHandler(createHttpHandler(server))).listen(3000, '127.0.0.1');
  */
 export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const reply = replyFunctions.get(handler);
+  if (!reply) throw new TypeError('toNodeHandler takes a handler made by createHttpHandler');
   const logger = options.logger ?? silentLogger;
   return (req, res) => {
-    const aborted = new AbortController();
-    let finished = false;
-    res.once('close', () => {
-      if (!finished) aborted.abort();
-    });
-
-    let request: Request;
-    try {
-      const headers = new Headers();
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
-      const method = req.method ?? 'GET';
-      const hasBody = method !== 'GET' && method !== 'HEAD';
-      request = new Request(requestUrl(req), {
-        method,
-        headers,
-        signal: aborted.signal,
-        ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
-      } as RequestInit);
-      clients.set(request, req.socket.remoteAddress ?? '');
-    } catch (error) {
-      logger.debug('Rejected a request node could parse but Fetch cannot', error);
-      finished = true;
-      res.writeHead(400, { 'Content-Type': 'text/plain', Connection: 'close' }).end('Bad Request');
-      return;
-    }
-
-    handler
-      .fetch(request)
-      .then(async (response) => {
-        if (res.destroyed) return;
-        const headers: Record<string, string> = {};
-        response.headers.forEach((value, name) => {
-          headers[name] = value;
-        });
-        if (!req.complete && discardRest(req)) headers.connection = 'close';
-        const json = jsonBodyOf(response);
-        if (json !== undefined) {
-          // A whole JSON body: one write with its length, no chunked encoding, no stream.
-          headers['content-length'] = String(Buffer.byteLength(json));
-          res.writeHead(response.status, headers);
-          finished = true;
-          res.end(json);
-          return;
-        }
-        res.writeHead(response.status, headers);
-        if (response.body) {
-          // SSE: send the headers now, so the client sees the stream open before the first event.
-          res.flushHeaders();
-          await writeBody(response.body, res);
-        }
-        finished = true;
-        res.end();
-      })
+    reply(nodeRequest(req, res))
+      .then((answer) => writeReply(answer, req, res))
       .catch((error: unknown) => {
         logger.error('Failed to write an HTTP response', error);
-        finished = true;
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });

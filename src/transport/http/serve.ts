@@ -58,7 +58,12 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const handler = createHttpHandler(server, options);
   const handle = toNodeHandler(handler, { logger });
   // Responses still being written: the handler is done with them before node has sent them.
-  const writing = new Set<Promise<void>>();
+  let writing = 0;
+  let allWritten: (() => void) | undefined;
+  const responseClosed = (): void => {
+    writing--;
+    if (writing === 0) allWritten?.();
+  };
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const nodeServer = createNodeServer(
@@ -72,9 +77,8 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
     },
     (req, res) => {
-      const written = new Promise<void>((resolve) => res.once('close', resolve));
-      writing.add(written);
-      void written.then(() => writing.delete(written));
+      writing++;
+      res.once('close', responseClosed);
       handle(req, res);
     },
   );
@@ -100,7 +104,10 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
         await handler.close();
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
-          Promise.allSettled([...writing]),
+          new Promise<void>((resolve) => {
+            allWritten = resolve;
+            if (writing === 0) resolve();
+          }),
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, options.drainTimeoutMs ?? 5000);
             timer.unref();

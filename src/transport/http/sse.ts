@@ -7,13 +7,13 @@ import type { JsonRpcOutgoing } from '../../jsonrpc/messages.js';
 import { MEDIA } from './headers.js';
 
 /** Response headers of every SSE answer. */
-export function sseHeaders(): Headers {
-  return new Headers({
+export function sseHeaders(): Record<string, string> {
+  return {
     'Content-Type': MEDIA.sse,
     'Cache-Control': 'no-cache, no-transform',
     // Proxies such as nginx must not buffer the stream (2026-07-28 streamable-http: SHOULD).
     'X-Accel-Buffering': 'no',
-  });
+  };
 }
 
 /** An open SSE body. */

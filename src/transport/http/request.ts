@@ -1,0 +1,53 @@
+/**
+ * What the handler reads of a request and what it answers, independent of
+ * the server underneath. A web `Request` (web.ts) and node's
+ * `IncomingMessage` (node.ts) are both adapted to {@link HttpRequest}, and
+ * an {@link HttpReply} is turned into a `Response` or written straight to
+ * node's `ServerResponse`. On node no `Request`, `Response`, `Headers` or
+ * `AbortSignal` is built per request: those cost several times what the
+ * protocol work of a small request does.
+ */
+
+/** Reads request headers by case-insensitive name; `Headers` is one. */
+export interface HeaderReader {
+  /** The value, several fields of one name joined with ", ", or null when absent. */
+  get(name: string): string | null;
+}
+
+/** One HTTP request, as the handler sees it. */
+export interface HttpRequest {
+  readonly method: string;
+  readonly headers: HeaderReader;
+  /** The path of the request target, as the WHATWG URL parser normalizes it. */
+  readonly pathname: string;
+  /** The `Host` header, or the host of the request URL when the header is absent. */
+  readonly host: string;
+  /** The origin the request was addressed to (`http://host:port`), for absolute URLs in answers. */
+  readonly origin: string;
+  /** The client's address when known, for per-client limits. */
+  readonly client: string | undefined;
+  /** Reads the body up to `max` bytes; undefined when it is larger. */
+  readBody(max: number): Promise<Uint8Array | undefined>;
+  /**
+   * Calls `listener` once if the client goes away before the answer ends
+   * (at once if it already has). Returns a function that removes it.
+   */
+  onAbort(listener: () => void): () => void;
+}
+
+/** The handler's answer. */
+export interface HttpReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A whole body (JSON or text), a stream (SSE), or none. */
+  readonly body?: string | ReadableStream<Uint8Array>;
+}
+
+/** The protocol entry point behind a handler made by createHttpHandler. */
+export type ReplyFunction = (request: HttpRequest) => Promise<HttpReply>;
+
+/**
+ * The reply function of each handler, so the node adapter can call it
+ * without going through `fetch(Request)`.
+ */
+export const replyFunctions = new WeakMap<object, ReplyFunction>();

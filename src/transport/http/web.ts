@@ -1,0 +1,62 @@
+/**
+ * The Fetch API side of the handler: a web `Request` read as an
+ * {@link HttpRequest}, an {@link HttpReply} turned into a `Response`.
+ */
+import type { HttpReply, HttpRequest } from './request.js';
+
+/** Reads a web body stream up to `max` bytes; undefined when it is larger. */
+async function readStream(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A web `Request` as the handler reads it. */
+export function fromWebRequest(request: Request): HttpRequest {
+  const url = new URL(request.url);
+  const { signal } = request;
+  return {
+    method: request.method,
+    headers: request.headers,
+    pathname: url.pathname,
+    host: request.headers.get('host') ?? url.host,
+    origin: url.origin,
+    client: undefined,
+    async readBody(max) {
+      const declared = Number(request.headers.get('content-length'));
+      if (Number.isFinite(declared) && declared > max) return undefined;
+      return request.body ? readStream(request.body, max) : new Uint8Array();
+    },
+    onAbort(listener) {
+      if (signal.aborted) {
+        listener();
+        return () => {};
+      }
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
+  };
+}
+
+/** An answer as a web `Response`. */
+export function toWebResponse(reply: HttpReply): Response {
+  return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+}
