@@ -57,20 +57,21 @@ class RawHeaders implements HeaderReader {
  * through the parser.
  */
 const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@%/]*$/;
-function pathnameOf(target: string): string {
+export function pathnameOf(target: string): string {
   const query = target.search(/[?#]/);
   const path = query === -1 ? target : target.slice(0, query);
   if (PLAIN_PATH.test(path) && !/\/\.\.?(\/|$)|%2e/i.test(path)) return path;
   try {
-    return new URL(target, 'http://localhost').pathname;
+    // An origin-form target is a path even when it starts with "//" (RFC 9112 §3.2.1).
+    return new URL(target.startsWith('/') ? `http://localhost${target}` : target).pathname;
   } catch {
     return '/';
   }
 }
 
 /** Reads a node request body up to `max` bytes; undefined when it is larger. */
-function readNodeBody(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
-  const declared = Number(req.headers['content-length']);
+function readNodeBody(req: IncomingMessage, contentLength: string | null, max: number): Promise<Uint8Array | undefined> {
+  const declared = Number(contentLength ?? Number.NaN);
   if (Number.isFinite(declared) && declared > max) return Promise.resolve(undefined);
   if (req.complete && req.readableEnded) return Promise.resolve(new Uint8Array());
   return new Promise((resolve, reject) => {
@@ -112,39 +113,62 @@ function readNodeBody(req: IncomingMessage, max: number): Promise<Uint8Array | u
   });
 }
 
-function nodeRequest(req: IncomingMessage, res: ServerResponse): HttpRequest {
-  const headers = new RawHeaders(req.rawHeaders);
-  // Express rewrites req.url below a mount point; originalUrl keeps the full path.
-  const target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  const host = headers.get('host');
-  return {
-    method: req.method ?? 'GET',
-    headers,
-    pathname: pathnameOf(target),
-    host: host ?? 'localhost',
-    get origin() {
-      try {
-        return new URL(`http://${host ?? 'localhost'}`).origin;
-      } catch {
-        // A malformed Host: the handler has already rejected it unless any Host is allowed.
-        return 'http://localhost';
-      }
-    },
-    client: req.socket.remoteAddress,
-    readBody: (max) => readNodeBody(req, max),
-    onAbort(listener) {
-      // A response that ended was answered; a close before that is a client that left.
-      if (res.destroyed && !res.writableEnded) {
-        listener();
-        return () => {};
-      }
-      const onClose = (): void => {
-        if (!res.writableEnded) listener();
-      };
-      res.once('close', onClose);
-      return () => res.off('close', onClose);
-    },
-  };
+/** A node request as the handler reads it; methods on the prototype, so nothing per request but the object. */
+class NodeRequest implements HttpRequest {
+  readonly headers: RawHeaders;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.#req = req;
+    this.#res = res;
+    this.headers = new RawHeaders(req.rawHeaders);
+  }
+
+  get method(): string {
+    return this.#req.method ?? 'GET';
+  }
+
+  get pathname(): string {
+    // Express rewrites req.url below a mount point; originalUrl keeps the full path.
+    const req = this.#req as IncomingMessage & { originalUrl?: string };
+    return pathnameOf(req.originalUrl ?? req.url ?? '/');
+  }
+
+  get host(): string {
+    return this.headers.get('host') ?? 'localhost';
+  }
+
+  get origin(): string {
+    try {
+      return new URL(`http://${this.host}`).origin;
+    } catch {
+      // A malformed Host: the handler has already rejected it unless any Host is allowed.
+      return 'http://localhost';
+    }
+  }
+
+  get client(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
+  readBody(max: number): Promise<Uint8Array | undefined> {
+    return readNodeBody(this.#req, this.headers.get('content-length'), max);
+  }
+
+  onAbort(listener: () => void): () => void {
+    const res = this.#res;
+    // A response that ended was answered; a close before that is a client that left.
+    if (res.destroyed && !res.writableEnded) {
+      listener();
+      return () => {};
+    }
+    const onClose = (): void => {
+      if (!res.writableEnded) listener();
+    };
+    res.once('close', onClose);
+    return () => res.off('close', onClose);
+  }
 }
 
 /** Most bytes of an unread request body dropped to keep its connection usable; past that it is closed. */
@@ -158,8 +182,8 @@ const DISCARD_LIMIT = 8 * 1024 * 1024;
  * too large to be worth reading closes the connection instead. Returns
  * whether the answer must say `Connection: close`.
  */
-function discardRest(req: IncomingMessage): boolean {
-  const declared = Number(req.headers['content-length']);
+function discardRest(req: IncomingMessage, contentLength: string | null): boolean {
+  const declared = Number(contentLength ?? Number.NaN);
   if (Number.isFinite(declared) && declared > DISCARD_LIMIT) return true;
   let dropped = 0;
   req.removeAllListeners('data');
@@ -193,14 +217,14 @@ async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse
   }
 }
 
-async function writeReply(reply: HttpReply, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (res.destroyed) {
     // The client left: release a stream nobody will read.
     if (typeof reply.body === 'object') await reply.body.cancel().catch(() => {});
     return;
   }
   const headers: Record<string, string> = { ...reply.headers };
-  if (!req.complete && discardRest(req)) headers.connection = 'close';
+  if (!req.complete && discardRest(req, request.headers.get('content-length'))) headers.connection = 'close';
   const { body } = reply;
   if (typeof body === 'string') {
     // A whole body: one write with its length, no chunked encoding.
@@ -230,8 +254,9 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
   if (!reply) throw new TypeError('toNodeHandler takes a handler made by createHttpHandler');
   const logger = options.logger ?? silentLogger;
   return (req, res) => {
-    reply(nodeRequest(req, res))
-      .then((answer) => writeReply(answer, req, res))
+    const request = new NodeRequest(req, res);
+    reply(request)
+      .then((answer) => writeReply(answer, request, req, res))
       .catch((error: unknown) => {
         logger.error('Failed to write an HTTP response', error);
         if (!res.headersSent) res.writeHead(500);
