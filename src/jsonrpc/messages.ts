@@ -113,6 +113,60 @@ export function resultResponse(id: RequestId, result: Record<string, unknown>): 
   return { jsonrpc: '2.0', id, result };
 }
 
+/**
+ * JSON text of results marked stable, filled in on first serialization. A
+ * result is absent until marked, then null until first serialized.
+ */
+const stableText = new WeakMap<object, string | null>();
+
+/**
+ * Marks `result` as stable: it is shared by many responses and never mutated
+ * again, so {@link serializeMessage} may encode it once and reuse the text.
+ * The object is frozen (shallowly) so that a stray write fails loudly rather
+ * than going out of sync with its cached text. Returns `result`.
+ */
+export function markStable<T extends Record<string, unknown>>(result: T): T {
+  if (!stableText.has(result)) stableText.set(Object.freeze(result), null);
+  return result;
+}
+
+/** Whether `result` was marked with {@link markStable}. */
+export function isStable(result: object): boolean {
+  return stableText.has(result);
+}
+
+/** True when `message` has exactly the own keys jsonrpc, id, result, in that order (as {@link resultResponse} builds it). */
+function isPlainResult(message: object): boolean {
+  let index = 0;
+  for (const key in message) {
+    if (key !== (index === 0 ? 'jsonrpc' : index === 1 ? 'id' : index === 2 ? 'result' : '')) return false;
+    index++;
+  }
+  return index === 3;
+}
+
+/**
+ * The JSON text of an outgoing message, byte-identical to
+ * `JSON.stringify(message)`. The result of a success response marked with
+ * {@link markStable} is stringified once and its text reused, which turns a
+ * large list response into a string concatenation.
+ */
+export function serializeMessage(message: JsonRpcOutgoing): string {
+  if ('result' in message) {
+    const { id, result } = message;
+    const cached = stableText.get(result);
+    if (cached !== undefined && (typeof id === 'string' || typeof id === 'number') && message.jsonrpc === '2.0' && isPlainResult(message)) {
+      let text = cached;
+      if (text === null) {
+        text = JSON.stringify(result);
+        stableText.set(result, text);
+      }
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
+    }
+  }
+  return JSON.stringify(message);
+}
+
 /** Builds an error response; `data` is left out when undefined. */
 export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcError {
   const error: JsonRpcErrorObject = { code, message };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, nestingDepthExceeds, parseMessage } from '../../src/jsonrpc/messages.js';
+import { classify, isStable, markStable, nestingDepthExceeds, parseMessage, resultResponse, serializeMessage } from '../../src/jsonrpc/messages.js';
 
 describe('classify', () => {
   it('sorts requests, notifications and responses', () => {
@@ -46,5 +46,49 @@ describe('parseMessage', () => {
 
   it('answers malformed JSON with -32700', () => {
     expect(parseMessage('{"a":', 64)).toMatchObject({ ok: false, response: { id: null, error: { code: -32700 } } });
+  });
+});
+
+describe('serializeMessage', () => {
+  const ids = [0, 7, -3, 2 ** 53 - 1, '', 'abc', 'quote " back \\ slash', 'line\nbreak \u2028 \ud83d\ude00'];
+
+  it('writes exactly what JSON.stringify writes, for stable results and others', () => {
+    const stable = markStable({ items: [{ name: 'a', note: 'é "q"\n' }], nextCursor: 'c', missing: undefined });
+    const plain = { items: [1, 2], nested: { a: null } };
+    for (const id of ids) {
+      for (const result of [stable, plain, {}]) {
+        const message = resultResponse(id, result);
+        expect(serializeMessage(message)).toBe(JSON.stringify(message));
+        // Twice: the second call reuses the cached text.
+        expect(serializeMessage(message)).toBe(JSON.stringify(message));
+      }
+    }
+    for (const message of [
+      { jsonrpc: '2.0' as const, id: null, error: { code: -32600, message: 'bad' } },
+      { jsonrpc: '2.0' as const, id: 1, error: { code: -32602, message: 'bad', data: { a: 1 } } },
+      { jsonrpc: '2.0' as const, method: 'notifications/prompts/list_changed' },
+      { jsonrpc: '2.0' as const, method: 'n', params: { x: stable } },
+    ]) {
+      expect(serializeMessage(message)).toBe(JSON.stringify(message));
+    }
+  });
+
+  it('falls back to JSON.stringify for envelopes it did not build', () => {
+    const result = markStable({ a: 1 });
+    const reordered = { id: 1, jsonrpc: '2.0', result } as unknown as Parameters<typeof serializeMessage>[0];
+    expect(serializeMessage(reordered)).toBe('{"id":1,"jsonrpc":"2.0","result":{"a":1}}');
+    const extra = { jsonrpc: '2.0', id: 1, result, extra: true } as unknown as Parameters<typeof serializeMessage>[0];
+    expect(serializeMessage(extra)).toBe(JSON.stringify(extra));
+  });
+
+  it('marks a result stable by freezing it', () => {
+    const result = { a: 1 };
+    expect(isStable(result)).toBe(false);
+    expect(markStable(result)).toBe(result);
+    expect(isStable(result)).toBe(true);
+    expect(Object.isFrozen(result)).toBe(true);
+    expect(() => {
+      (result as Record<string, unknown>).a = 2;
+    }).toThrow(TypeError);
   });
 });
