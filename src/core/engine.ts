@@ -131,13 +131,16 @@ export function createEngine(options: EngineOptions): Engine {
   const directoryPages = createPager(pageSize, 64);
 
   const events = createEmitter<EngineEvent>((error) => logger.error('A change listener failed', error));
+  // Each build copies the provider's array: a rebuilt catalogue is always a new
+  // list to the pagers, even from a provider that changed its array in place,
+  // so pages (and their encodings, memoized by identity) are never stale.
   const promptCatalogue = cached(async () => {
-    const list = prompts ? await prompts.list() : [];
+    const list = prompts ? [...(await prompts.list())] : [];
     return { list, byName: byName(list) };
   });
-  const resourceCatalogue = cached(async () => (resources ? resources.list() : []));
-  const templateCatalogue = cached(async () => (resources?.templates ? resources.templates() : []));
-  const skillCatalogue = cached(async () => (skills ? skills.listSkills() : []));
+  const resourceCatalogue = cached(async () => (resources ? [...(await resources.list())] : []));
+  const templateCatalogue = cached(async () => (resources?.templates ? [...(await resources.templates())] : []));
+  const skillCatalogue = cached(async () => (skills ? [...(await skills.listSkills())] : []));
 
   const stops: Array<() => void> = [];
   if (prompts?.watch) {

@@ -7,11 +7,11 @@
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 
-/** One page of a list. */
+/** One page of a list. Pages may be shared between requests: never mutate one. */
 export interface Page<T> {
-  items: T[];
+  readonly items: readonly T[];
   /** Present only when more items follow. */
-  nextCursor?: string;
+  readonly nextCursor?: string;
 }
 
 const PREFIX = 'sp1:';
@@ -39,9 +39,8 @@ function decodeCursor(cursor: string): number {
 export function paginate<T>(items: readonly T[], cursor: string | undefined, pageSize: number): Page<T> {
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
   const end = offset + pageSize;
-  const page: Page<T> = { items: items.slice(offset, end) };
-  if (end < items.length) page.nextCursor = encodeCursor(end);
-  return page;
+  const page = items.slice(offset, end);
+  return end < items.length ? { items: page, nextCursor: encodeCursor(end) } : { items: page };
 }
 
 const VERSIONED = 'sp2:';
@@ -49,6 +48,12 @@ const VERSIONED = 'sp2:';
 /** Pages over the successive versions of one list; see {@link createPager}. */
 export interface Pager {
   page<T>(items: readonly T[], cursor: string | undefined): Page<T>;
+}
+
+/** One kept version of a list and the pages handed out for it, by offset. */
+interface Kept {
+  items: readonly unknown[];
+  pages: Map<number, Page<unknown>>;
 }
 
 /**
@@ -60,17 +65,32 @@ export interface Pager {
  * stitching pages of two catalogues together (duplicates, missing items). A
  * cursor for a version no longer kept is -32602, like any invalid cursor
  * (MCP server/utilities/pagination), and the client lists again.
+ *
+ * While a version is kept, the same (version, offset) yields the same frozen
+ * {@link Page} object, so callers may memoize what they derive from a page
+ * by its identity. The list itself must not be mutated once paged: a changed
+ * list is a new array.
  */
 export function createPager(pageSize: number, keep = 8): Pager {
   const versions = new WeakMap<object, number>();
-  const kept = new Map<number, readonly unknown[]>();
+  const kept = new Map<number, Kept>();
   let next = 1;
+  let lastUsed = 0;
 
-  function remember(version: number, items: readonly unknown[]): void {
-    kept.delete(version);
-    kept.set(version, items);
+  function remember(version: number, items: readonly unknown[]): Kept {
+    let entry = kept.get(version);
+    if (entry) {
+      // Already the most recently used: nothing to reorder (the common case of repeated first pages).
+      if (version === lastUsed) return entry;
+      kept.delete(version);
+    } else {
+      entry = { items, pages: new Map() };
+    }
+    kept.set(version, entry);
+    lastUsed = version;
     // Maps iterate in insertion order: the first key is the least recently used.
     while (kept.size > keep) kept.delete(kept.keys().next().value as number);
+    return entry;
   }
 
   return {
@@ -93,13 +113,19 @@ export function createPager(pageSize: number, keep = 8): Pager {
         const older = match ? kept.get(Number(match[1])) : undefined;
         if (!match || !older) throw new InvalidParamsError('Invalid cursor', { cursor });
         version = Number(match[1]);
-        list = older as readonly T[];
+        list = older.items as readonly T[];
         offset = Number(match[2]);
       }
-      remember(version, list);
+      const entry = remember(version, list);
+      const known = entry.pages.get(offset) as Page<T> | undefined;
+      if (known) return known;
       const end = offset + pageSize;
-      const page: Page<T> = { items: list.slice(offset, end) };
-      if (end < list.length) page.nextCursor = btoa(`${VERSIONED}${version}:${end}`).replace(/=+$/, '');
+      const slice = Object.freeze(list.slice(offset, end));
+      const page: Page<T> = Object.freeze(
+        end < list.length ? { items: slice, nextCursor: btoa(`${VERSIONED}${version}:${end}`).replace(/=+$/, '') } : { items: slice },
+      );
+      // Only the offsets this pager mints are kept, so forged cursors cannot grow the cache.
+      if (offset % pageSize === 0 && offset <= list.length) entry.pages.set(offset, page);
       return page;
     },
   };

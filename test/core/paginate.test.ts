@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginate } from '../../src/core/paginate.js';
+import { createPager, paginate } from '../../src/core/paginate.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 
 describe('paginate', () => {
@@ -32,5 +32,40 @@ describe('paginate', () => {
   it('returns an empty last page for a cursor past a shrunken list', () => {
     const cursor = paginate(items, undefined, 3).nextCursor;
     expect(paginate([1], cursor, 3)).toEqual({ items: [] });
+  });
+});
+
+describe('createPager', () => {
+  it('hands out the same frozen page for the same list version and offset', () => {
+    const pager = createPager(2);
+    const items = ['a', 'b', 'c'];
+    const first = pager.page(items, undefined);
+    expect(pager.page(items, undefined)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.items)).toBe(true);
+    const second = pager.page(items, first.nextCursor);
+    expect(second).toEqual({ items: ['c'] });
+    expect(pager.page(items, first.nextCursor)).toBe(second);
+  });
+
+  it('pages a new list afresh and keeps the old one reachable by its cursors', () => {
+    const pager = createPager(2);
+    const v1 = ['a', 'b', 'c'];
+    const first = pager.page(v1, undefined);
+    const v2 = ['x', 'y', 'z', 'w'];
+    const fresh = pager.page(v2, undefined);
+    expect(fresh).not.toBe(first);
+    expect(fresh.items).toEqual(['x', 'y']);
+    expect(pager.page(v2, first.nextCursor)).toEqual({ items: ['c'] });
+  });
+
+  it('does not cache pages for offsets it never minted', () => {
+    const pager = createPager(2);
+    const items = ['a', 'b', 'c'];
+    const first = pager.page(items, undefined);
+    const version = atob(first.nextCursor!).split(':')[1];
+    const forged = btoa(`sp2:${version}:1`);
+    const page = pager.page(items, forged);
+    expect(page.items).toEqual(['b', 'c']);
+    expect(pager.page(items, forged)).not.toBe(page);
   });
 });

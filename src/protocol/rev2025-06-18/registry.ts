@@ -3,7 +3,9 @@
  * 2025-11-25 can reuse it with icons switched on.
  */
 import type { EngineEvent } from '../../core/engine.js';
-import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
+import type { Prompt, Resource, ResourceTemplate } from '../../core/model.js';
+import type { Page } from '../../core/paginate.js';
+import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
 import type { MethodHandler } from '../revision.js';
 import { MethodNotFoundError } from '../../jsonrpc/errors.js';
 import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
@@ -22,10 +24,24 @@ import {
 
 type Wire = Record<string, unknown>;
 
-function page<T>(key: string, items: T[], nextCursor: string | undefined, encode: (item: T) => Wire): Wire {
-  const result: Wire = { [key]: items.map(encode) };
-  if (nextCursor !== undefined) result.nextCursor = nextCursor;
-  return result;
+/**
+ * A list result encoder that remembers each page's result. The engine's
+ * pagers hand out the same page object for the same catalogue version and
+ * offset, so a page is encoded once per version (and per shape: each registry
+ * has its own encoders), and its result is marked stable so the transports
+ * serialize it once too. A new catalogue brings new pages, hence new results.
+ */
+function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => Wire {
+  const results = new WeakMap<Page<T>, Wire>();
+  return (page) => {
+    let result = results.get(page);
+    if (!result) {
+      result = { [key]: Object.freeze(page.items.map((item) => encode(item))) };
+      if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+      results.set(page, markStable(result));
+    }
+    return result;
+  };
 }
 
 /**
@@ -33,14 +49,13 @@ function page<T>(key: string, items: T[], nextCursor: string | undefined, encode
  * bare results; 2026-07-28 wraps these with `resultType` and cache hints.
  */
 export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
+  const promptPage = lister('prompts', (p: Prompt) => encodeListedPrompt(p, shape));
+  const resourcePage = lister('resources', (r: Resource) => encodeListedResource(r, shape));
+  const templatePage = lister('resourceTemplates', (t: ResourceTemplate) => encodeListedTemplate(t, shape));
+  const skillPage = lister('skills', encodeSkill);
+  const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
   return new Map<string, MethodHandler>([
-    [
-      'prompts/list',
-      async (params, { engine }) => {
-        const { items, nextCursor } = await engine.listPrompts(optionalString(params, 'cursor'));
-        return page('prompts', items, nextCursor, (p) => encodeListedPrompt(p, shape));
-      },
-    ],
+    ['prompts/list', async (params, { engine }) => promptPage(await engine.listPrompts(optionalString(params, 'cursor')))],
     [
       'prompts/get',
       async (params, ctx) => {
@@ -60,34 +75,16 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
         return { completion: wire };
       },
     ],
-    [
-      'resources/list',
-      async (params, { engine }) => {
-        const { items, nextCursor } = await engine.listResources(optionalString(params, 'cursor'));
-        return page('resources', items, nextCursor, (r) => encodeListedResource(r, shape));
-      },
-    ],
+    ['resources/list', async (params, { engine }) => resourcePage(await engine.listResources(optionalString(params, 'cursor')))],
     [
       'resources/templates/list',
-      async (params, { engine }) => {
-        const { items, nextCursor } = await engine.listResourceTemplates(optionalString(params, 'cursor'));
-        return page('resourceTemplates', items, nextCursor, (t) => encodeListedTemplate(t, shape));
-      },
+      async (params, { engine }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor'))),
     ],
-    [
-      'skills/list',
-      async (params, { engine }) => {
-        const { items, nextCursor } = await engine.listSkills(optionalString(params, 'cursor'));
-        return page('skills', items, nextCursor, encodeSkill);
-      },
-    ],
+    ['skills/list', async (params, { engine }) => skillPage(await engine.listSkills(optionalString(params, 'cursor')))],
     ['skills/get', async (params, { engine }) => ({ skill: encodeSkill(await engine.getSkill(requireString(params, 'uri'))) })],
     [
       'resources/directory/read',
-      async (params, { engine }) => {
-        const { items, nextCursor } = await engine.readDirectory(requireString(params, 'uri'), optionalString(params, 'cursor'));
-        return page('resources', items, nextCursor, (r) => encodeResource(r, shape));
-      },
+      async (params, { engine }) => directoryPage(await engine.readDirectory(requireString(params, 'uri'), optionalString(params, 'cursor'))),
     ],
     [
       'resources/read',

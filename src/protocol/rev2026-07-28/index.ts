@@ -8,7 +8,7 @@
  * absent from this registry and answer -32601.
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
+import { isStable, type JsonRpcErrorObject, markStable } from '../../jsonrpc/messages.js';
 import {
   encodeCapabilities,
   encodeErrorWith,
@@ -16,7 +16,7 @@ import {
   SHAPE_2025_11_25,
   sharedHandlers,
 } from '../rev2025-11-25/index.js';
-import type { MethodHandler, Revision } from '../revision.js';
+import type { MethodHandler, Revision, ServerDescription } from '../revision.js';
 import { listen } from './listen.js';
 import { META_KEYS } from './meta.js';
 
@@ -37,19 +37,54 @@ const CACHEABLE = new Set([
   'resources/directory/read',
 ]);
 
+type Wire = Record<string, unknown>;
+
+/** The `_meta` of a result that brings none of its own: the server's identity, encoded once per server. */
+const serverMetas = new WeakMap<ServerDescription, Wire>();
+
+function serverMeta(server: ServerDescription): Wire {
+  let meta = serverMetas.get(server);
+  if (!meta) {
+    meta = Object.freeze({ [META_KEYS.serverInfo]: Object.freeze(encodeImplementation(server.info, SHAPE_2025_11_25)) });
+    serverMetas.set(server, meta);
+  }
+  return meta;
+}
+
 /**
  * Adds `resultType`, the server's identity in `_meta` (basic/index §_meta:
  * SHOULD be on every result) and, for cacheable methods, the cache hints.
+ * The envelope depends only on the server and the result, so a stable result
+ * (a list page, the same for every request of a catalogue version) is wrapped
+ * once per server and its wrapper is stable too.
  */
 function modern(method: string, handler: MethodHandler): MethodHandler {
+  const cacheable = CACHEABLE.has(method);
+  const wrapped = new WeakMap<ServerDescription, WeakMap<Wire, Wire>>();
+
+  function wrap(result: Wire, server: ServerDescription): Wire {
+    const own = result._meta as Wire | undefined;
+    const meta = own === undefined ? serverMeta(server) : { ...own, ...serverMeta(server) };
+    const wire: Wire = { ...result, resultType: 'complete', _meta: meta };
+    if (cacheable) {
+      wire.ttlMs = server.cache.ttlMs;
+      wire.cacheScope = server.cache.cacheScope;
+    }
+    return wire;
+  }
+
   return async (params, ctx) => {
     const result = await handler(params, ctx);
-    const meta = { ...(result._meta as Record<string, unknown> | undefined) };
-    meta[META_KEYS.serverInfo] = encodeImplementation(ctx.server.info, SHAPE_2025_11_25);
-    const wire: Record<string, unknown> = { ...result, resultType: 'complete', _meta: meta };
-    if (CACHEABLE.has(method)) {
-      wire.ttlMs = ctx.server.cache.ttlMs;
-      wire.cacheScope = ctx.server.cache.cacheScope;
+    if (!isStable(result)) return wrap(result, ctx.server);
+    let byResult = wrapped.get(ctx.server);
+    if (!byResult) {
+      byResult = new WeakMap();
+      wrapped.set(ctx.server, byResult);
+    }
+    let wire = byResult.get(result);
+    if (!wire) {
+      wire = markStable(wrap(result, ctx.server));
+      byResult.set(result, wire);
     }
     return wire;
   };

@@ -7,7 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { errorResponse, type JsonRpcOutgoing, parseMessage } from '../../jsonrpc/messages.js';
+import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
 import { createLineReader } from './line-reader.js';
 
@@ -49,8 +49,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
 
   function write(message: JsonRpcOutgoing): void {
     if (!writable) return;
-    // JSON.stringify escapes control characters, so a message never holds a raw newline.
-    output.write(`${JSON.stringify(message)}\n`);
+    // JSON text escapes control characters, so a message never holds a raw newline.
+    output.write(`${serializeMessage(message)}\n`);
   }
 
   output.on('error', (error) => {
