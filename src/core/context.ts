@@ -22,6 +22,12 @@ export const silentLogger: Logger = {
 export interface RequestContext {
   /** Aborted when the client cancels the request or the connection closes. */
   signal: AbortSignal;
+  /**
+   * When present, the same as `signal.aborted`. The server creates each
+   * request's signal on first read, so checking this instead saves creating
+   * a signal nobody listens to.
+   */
+  readonly cancelled?: boolean;
   logger: Logger;
 }
 

@@ -240,7 +240,8 @@ export function createEngine(options: EngineOptions): Engine {
         }
       }
       // A request cancelled while the catalogue was loading never reaches the provider.
-      ctx.signal.throwIfAborted();
+      // `cancelled`, when the context has it, answers without creating the signal.
+      if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
       const result = await provider.get(name, args, ctx);
       const size = promptBytes(result);
       if (size > maxPromptBytes) {

@@ -44,7 +44,7 @@ export interface MethodContext extends RequestContext {
   id: RequestId;
   logger: Logger;
   /** The legacy session the request belongs to, if any. */
-  session?: LegacySession;
+  session?: LegacySession | undefined;
   /** Aborted when the server shuts down: long-lived requests end gracefully on it. */
   closing: AbortSignal;
   /** Writes a notification on the connection the request came from. */

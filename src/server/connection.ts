@@ -24,6 +24,7 @@ import {
 } from '../jsonrpc/messages.js';
 import {
   type LegacySession,
+  type MethodContext,
   MODERN_VERSIONS,
   modernRevision,
   negotiateLegacy,
@@ -58,10 +59,39 @@ export interface Connection {
   close(reason: CloseReason): void;
 }
 
+/**
+ * A request being handled. Its abort signal is created on first read: most
+ * handlers never read it, and an AbortController is costly to create.
+ */
 interface InFlight {
-  controller: AbortController;
+  controller: AbortController | undefined;
+  signal: AbortSignal | undefined;
   cancelled: boolean;
+  reason: unknown;
 }
+
+function cancel(entry: InFlight, reason: unknown): void {
+  if (entry.cancelled) return;
+  entry.cancelled = true;
+  entry.reason = reason;
+  entry.controller?.abort(reason);
+}
+
+/** The request's signal, created on first read; already aborted when the request was cancelled before. */
+function signalOf(entry: InFlight): AbortSignal {
+  if (!entry.signal) {
+    if (entry.cancelled) {
+      entry.signal = AbortSignal.abort(entry.reason);
+    } else {
+      entry.controller = new AbortController();
+      entry.signal = entry.controller.signal;
+    }
+  }
+  return entry.signal;
+}
+
+/** Handlers get these when a request has none (never mutated: frozen). */
+const NO_PARAMS: Record<string, unknown> = Object.freeze({});
 
 /** Covers a legacy subscription to `subscribed`: the URI itself or a sub-resource of it. */
 function covers(subscribed: string, uri: string): boolean {
@@ -83,7 +113,22 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
   let stopEvents: (() => void) | undefined;
   let closed = false;
   // Aborted on shutdown: long-lived requests (listen) end gracefully, others finish.
-  const shutdown = new AbortController();
+  // Created when a handler first reads `ctx.closing`, like the request signals.
+  let shutdown: AbortController | undefined;
+  let closingSignal: AbortSignal | undefined;
+  let closeReason: CloseReason | undefined;
+
+  function closing(): AbortSignal {
+    if (!closingSignal) {
+      if (closeReason !== undefined) {
+        closingSignal = AbortSignal.abort(closeReason);
+      } else {
+        shutdown = new AbortController();
+        closingSignal = shutdown.signal;
+      }
+    }
+    return closingSignal;
+  }
 
   function startSession(revision: Revision, params: Record<string, unknown>): LegacySession {
     const capabilities = params.capabilities;
@@ -116,22 +161,30 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
       // 2026-07-28 basic/index: an id must not be reused while its request is pending.
       return errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`);
     }
-    const entry: InFlight = { controller: new AbortController(), cancelled: false };
+    const entry: InFlight = { controller: undefined, signal: undefined, cancelled: false, reason: undefined };
     inFlight.set(request.id, entry);
+    const ctx: MethodContext = {
+      engine,
+      server,
+      id: request.id,
+      logger,
+      get signal() {
+        return signalOf(entry);
+      },
+      get cancelled() {
+        return entry.cancelled;
+      },
+      get closing() {
+        return closing();
+      },
+      session: legacy,
+      notify(notification: JsonRpcNotification) {
+        // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
+        if (!entry.cancelled && !closed) peer.send(notification);
+      },
+    };
     try {
-      const result = await handler(request.params ?? {}, {
-        engine,
-        server,
-        id: request.id,
-        logger,
-        signal: entry.controller.signal,
-        closing: shutdown.signal,
-        ...(legacy ? { session: legacy } : {}),
-        notify(notification: JsonRpcNotification) {
-          // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
-          if (!entry.cancelled && !closed) peer.send(notification);
-        },
-      });
+      const result = await handler(request.params ?? NO_PARAMS, ctx);
       return entry.cancelled ? undefined : resultResponse(request.id, result);
     } catch (error) {
       if (entry.cancelled) return undefined;
@@ -180,8 +233,7 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
         const entry = inFlight.get(id);
         // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
         if (!entry) return;
-        entry.cancelled = true;
-        entry.controller.abort(params.reason ?? 'cancelled');
+        cancel(entry, params.reason ?? 'cancelled');
         return;
       }
       default:
@@ -210,13 +262,13 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
       }
     },
     close(reason) {
-      shutdown.abort(reason);
+      if (closeReason === undefined) {
+        closeReason = reason;
+        shutdown?.abort(reason);
+      }
       if (reason === 'shutdown') return;
       closed = true;
-      for (const entry of inFlight.values()) {
-        entry.cancelled = true;
-        entry.controller.abort(reason);
-      }
+      for (const entry of inFlight.values()) cancel(entry, reason);
       stopEvents?.();
       stopEvents = undefined;
     },
