@@ -10,7 +10,7 @@
  * several times faster). Every {@link YIELD_EVERY} calls the work yields to the
  * event loop, so a reload never stalls requests for long.
  */
-import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 
 /** A directory entry as the walker reports it. */
@@ -46,8 +46,15 @@ function readRegular(path: string): { bytes: Uint8Array } | { refused: Refusal }
     return { refused: (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'outside' : 'missing' };
   }
   try {
-    if (!fstatSync(fd).isFile()) return { refused: 'not-regular' };
-    return { bytes: new Uint8Array(readFileSync(fd)) };
+    const info = fstatSync(fd);
+    if (!info.isFile()) return { refused: 'not-regular' };
+    // One read of the size fstat reported (what readFileSync does after a
+    // second fstat of its own); a file that reports no size is read to its end.
+    if (info.size === 0) return { bytes: readFileSync(fd) };
+    const bytes = Buffer.allocUnsafe(info.size);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < bytes.length; length += n) n = readSync(fd, bytes, length, bytes.length - length, null);
+    return { bytes: bytes.subarray(0, length) };
   } catch {
     return { refused: 'missing' };
   } finally {

@@ -3,7 +3,7 @@
  * variants, declared arguments, reference documents, and the manifest of
  * every file with size, SHA-256 digest and MIME type (SEP-2640 `Skill`).
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { type DeclaredArgument, parseArguments } from './arguments.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { parseFrontmatter } from './frontmatter.js';
@@ -71,8 +71,10 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /** `sha256:<hex>` of the bytes (SEP-2640 digest format). */
 export function digestOf(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  return `sha256:${oneShot ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex')}`;
 }
+// crypto.hash (Node 20.12+) hashes without a Hash object per file; older Nodes take the long way.
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
 
 function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
