@@ -51,7 +51,12 @@ export interface MethodContext extends RequestContext {
   notify(notification: JsonRpcNotification): void;
 }
 
-/** Handles one method's params and returns its wire result. */
+/**
+ * Handles one method's params and returns its wire result: either an object
+ * built for this request alone, which a revision's wrapper may extend in
+ * place, or one shared between requests and marked with `markStable`
+ * (jsonrpc/messages.ts), which nothing mutates.
+ */
 export type MethodHandler = (params: Record<string, unknown>, ctx: MethodContext) => Promise<Record<string, unknown>>;
 
 /** One MCP revision, as the server layer sees it. */

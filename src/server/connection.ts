@@ -59,35 +59,79 @@ export interface Connection {
   close(reason: CloseReason): void;
 }
 
+/** What the requests of one connection share. */
+interface Shared {
+  readonly engine: Engine;
+  readonly server: ServerDescription;
+  readonly logger: Logger;
+  readonly peer: Peer;
+  /** Set on disconnect: nothing more is sent. */
+  closed: boolean;
+  /** The connection's closing signal, created on first read. */
+  closing(): AbortSignal;
+}
+
 /**
- * A request being handled. Its abort signal is created on first read: most
- * handlers never read it, and an AbortController is costly to create.
+ * One in-flight request, which is also the context its handler gets. The
+ * abort signal is created on first read of `signal`: most handlers never read
+ * it, and an AbortController is costly to create. The accessors live on the
+ * prototype (an object literal with getters is itself slow to create), so a
+ * request allocates this one object; `{ ...ctx }` therefore copies neither
+ * `signal` nor `closing`.
  */
-interface InFlight {
-  controller: AbortController | undefined;
-  signal: AbortSignal | undefined;
-  cancelled: boolean;
-  reason: unknown;
-}
+class InFlight implements MethodContext {
+  readonly engine: Engine;
+  readonly server: ServerDescription;
+  readonly logger: Logger;
+  readonly id: RequestId;
+  readonly session: LegacySession | undefined;
+  readonly #shared: Shared;
+  #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
+  #cancelled = false;
+  #reason: unknown;
 
-function cancel(entry: InFlight, reason: unknown): void {
-  if (entry.cancelled) return;
-  entry.cancelled = true;
-  entry.reason = reason;
-  entry.controller?.abort(reason);
-}
-
-/** The request's signal, created on first read; already aborted when the request was cancelled before. */
-function signalOf(entry: InFlight): AbortSignal {
-  if (!entry.signal) {
-    if (entry.cancelled) {
-      entry.signal = AbortSignal.abort(entry.reason);
-    } else {
-      entry.controller = new AbortController();
-      entry.signal = entry.controller.signal;
-    }
+  constructor(shared: Shared, id: RequestId, session: LegacySession | undefined) {
+    this.engine = shared.engine;
+    this.server = shared.server;
+    this.logger = shared.logger;
+    this.id = id;
+    this.session = session;
+    this.#shared = shared;
   }
-  return entry.signal;
+
+  /** Created on first read; already aborted when the request was cancelled before. */
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      if (this.#cancelled) {
+        this.#signal = AbortSignal.abort(this.#reason);
+      } else {
+        this.#controller = new AbortController();
+        this.#signal = this.#controller.signal;
+      }
+    }
+    return this.#signal;
+  }
+
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
+  get closing(): AbortSignal {
+    return this.#shared.closing();
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
+    if (!this.#cancelled && !this.#shared.closed) this.#shared.peer.send(notification);
+  }
+
+  cancel(reason: unknown): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
 }
 
 /** Handlers get these when a request has none (never mutated: frozen). */
@@ -111,7 +155,6 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
   const inFlight = new Map<RequestId, InFlight>();
   let session: (LegacySession & { revision: Revision }) | undefined;
   let stopEvents: (() => void) | undefined;
-  let closed = false;
   // Aborted on shutdown: long-lived requests (listen) end gracefully, others finish.
   // Created when a handler first reads `ctx.closing`, like the request signals.
   let shutdown: AbortController | undefined;
@@ -129,6 +172,7 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
     }
     return closingSignal;
   }
+  const shared: Shared = { engine, server, logger, peer, closed: false, closing };
 
   function startSession(revision: Revision, params: Record<string, unknown>): LegacySession {
     const capabilities = params.capabilities;
@@ -142,9 +186,10 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
       subscriptions: new Set(),
     };
     const current = session;
+    connection.session = current;
     stopEvents = engine.watch((event) => {
       // Nothing but pings and logs before `initialized` (2025-06-18 lifecycle §Initialization).
-      if (closed || !current.initialized) return;
+      if (shared.closed || !current.initialized) return;
       if (event.type === 'resourceUpdated' && ![...current.subscriptions].some((s) => covers(s, event.uri))) return;
       const notification = current.revision.encodeEvent(event);
       if (notification) peer.send(notification);
@@ -161,30 +206,10 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
       // 2026-07-28 basic/index: an id must not be reused while its request is pending.
       return errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`);
     }
-    const entry: InFlight = { controller: undefined, signal: undefined, cancelled: false, reason: undefined };
+    const entry = new InFlight(shared, request.id, legacy);
     inFlight.set(request.id, entry);
-    const ctx: MethodContext = {
-      engine,
-      server,
-      id: request.id,
-      logger,
-      get signal() {
-        return signalOf(entry);
-      },
-      get cancelled() {
-        return entry.cancelled;
-      },
-      get closing() {
-        return closing();
-      },
-      session: legacy,
-      notify(notification: JsonRpcNotification) {
-        // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
-        if (!entry.cancelled && !closed) peer.send(notification);
-      },
-    };
     try {
-      const result = await handler(request.params ?? NO_PARAMS, ctx);
+      const result = await handler(request.params ?? NO_PARAMS, entry);
       return entry.cancelled ? undefined : resultResponse(request.id, result);
     } catch (error) {
       if (entry.cancelled) return undefined;
@@ -233,7 +258,7 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
         const entry = inFlight.get(id);
         // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
         if (!entry) return;
-        cancel(entry, params.reason ?? 'cancelled');
+        entry.cancel(params.reason ?? 'cancelled');
         return;
       }
       default:
@@ -241,10 +266,11 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
     }
   }
 
-  return {
-    get session() {
-      return session;
-    },
+  // A data property kept in step with `session` rather than a getter: an object
+  // literal with an accessor is slow to create, and a 2026-07-28 HTTP request
+  // creates a connection each time.
+  const connection: Omit<Connection, 'session'> & { session: LegacySession | undefined } = {
+    session: undefined,
     async receive(message) {
       const classified = classify(message);
       switch (classified.kind) {
@@ -267,10 +293,11 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
         shutdown?.abort(reason);
       }
       if (reason === 'shutdown') return;
-      closed = true;
-      for (const entry of inFlight.values()) cancel(entry, reason);
+      shared.closed = true;
+      for (const entry of inFlight.values()) entry.cancel(reason);
       stopEvents?.();
       stopEvents = undefined;
     },
   };
+  return connection;
 }

@@ -41,7 +41,8 @@ export function stringMap(value: unknown, field: string): Record<string, string>
   if (value === undefined) return {};
   if (!isObject(value)) throw new InvalidParamsError(`"${field}" must be an object of strings`, { field });
   const out: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const entry = value[key];
     if (typeof entry !== 'string') throw new InvalidParamsError(`"${field}.${key}" must be a string`, { field: `${field}.${key}` });
     out[key] = entry;
   }

@@ -62,10 +62,15 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
   const cacheable = CACHEABLE.has(method);
   const wrapped = new WeakMap<ServerDescription, WeakMap<Wire, Wire>>();
 
-  function wrap(result: Wire, server: ServerDescription): Wire {
-    const own = result._meta as Wire | undefined;
-    const meta = own === undefined ? serverMeta(server) : { ...own, ...serverMeta(server) };
-    const wire: Wire = { ...result, resultType: 'complete', _meta: meta };
+  /**
+   * Adds the envelope to `wire` in place, after the result's own keys (a
+   * `_meta` of its own keeps its place), as `{ ...result, resultType, _meta }`
+   * would.
+   */
+  function envelop(wire: Wire, server: ServerDescription): Wire {
+    const own = wire._meta as Wire | undefined;
+    wire.resultType = 'complete';
+    wire._meta = own === undefined ? serverMeta(server) : { ...own, ...serverMeta(server) };
     if (cacheable) {
       wire.ttlMs = server.cache.ttlMs;
       wire.cacheScope = server.cache.cacheScope;
@@ -75,7 +80,10 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
 
   return async (params, ctx) => {
     const result = await handler(params, ctx);
-    if (!isStable(result)) return wrap(result, ctx.server);
+    // Every handler of this registry builds a result for its request alone
+    // unless it marked the result stable (shared, frozen): only a shared one
+    // is copied, and that copy is kept.
+    if (!isStable(result)) return envelop(result, ctx.server);
     let byResult = wrapped.get(ctx.server);
     if (!byResult) {
       byResult = new WeakMap();
@@ -83,7 +91,7 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
     }
     let wire = byResult.get(result);
     if (!wire) {
-      wire = markStable(wrap(result, ctx.server));
+      wire = markStable(envelop({ ...result }, ctx.server));
       byResult.set(result, wire);
     }
     return wire;

@@ -4,6 +4,9 @@
  * client's identity is optional and the server must not require it.
  */
 
+/** The answer for a request without the envelope, shared (frozen). */
+const ABSENT: RequestMeta = Object.freeze({ kind: 'absent' });
+
 /** Reserved `_meta` keys of 2026-07-28. */
 export const META_KEYS = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
@@ -31,11 +34,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta;
-  if (!isObject(meta)) return { kind: 'absent' };
+  if (!isObject(meta)) return ABSENT;
   const version = meta[META_KEYS.protocolVersion];
   const capabilities = meta[META_KEYS.clientCapabilities];
   const info = meta[META_KEYS.clientInfo];
-  if (version === undefined && capabilities === undefined && info === undefined) return { kind: 'absent' };
+  if (version === undefined && capabilities === undefined && info === undefined) return ABSENT;
   if (typeof version !== 'string') {
     return { kind: 'invalid', message: `Invalid params: _meta["${META_KEYS.protocolVersion}"] must be a string` };
   }
