@@ -103,13 +103,18 @@ function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
 
 const encoder = new TextEncoder();
 
-/** UTF-8 bytes of a prompt result's content: texts, base64 data and embedded resources. */
-function promptBytes(result: PromptResult): number {
+/** UTF-8 bytes of a text. */
+const utf8Bytes = (text: string): number => encoder.encode(text).length;
+/** An upper bound of a text's UTF-8 bytes that needs no encoding: at most 3 per UTF-16 code unit. */
+const utf8Bound = (text: string): number => text.length * 3;
+
+/** UTF-8 bytes of a prompt result's content (texts measured with `text`): texts, base64 data and embedded resources. */
+function promptBytes(result: PromptResult, text: (value: string) => number): number {
   let total = 0;
   for (const { content } of result.messages) {
-    if (content.type === 'text') total += encoder.encode(content.text).length;
+    if (content.type === 'text') total += text(content.text);
     else if (content.type === 'image' || content.type === 'audio') total += content.data.length;
-    else if (content.type === 'resource') total += 'text' in content.resource ? encoder.encode(content.resource.text).length : content.resource.blob.length;
+    else if (content.type === 'resource') total += 'text' in content.resource ? text(content.resource.text) : content.resource.blob.length;
     else total += content.uri.length;
   }
   return total;
@@ -243,7 +248,9 @@ export function createEngine(options: EngineOptions): Engine {
       // `cancelled`, when the context has it, answers without creating the signal.
       if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
       const result = await provider.get(name, args, ctx);
-      const size = promptBytes(result);
+      // Encoding every text to count its bytes would cost more than the rest of
+      // the request for a large prompt; only one near the limit is encoded.
+      const size = promptBytes(result, utf8Bound) > maxPromptBytes ? promptBytes(result, utf8Bytes) : 0;
       if (size > maxPromptBytes) {
         logger.warn(`Prompt "${name}" produced ${size} bytes, over the ${maxPromptBytes}-byte limit`);
         throw new ProtocolError(ErrorCode.InternalError, 'The prompt is larger than this server allows');
