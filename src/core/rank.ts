@@ -42,11 +42,20 @@ export function createCompletionIndex(values: readonly string[]): CompletionInde
   const source = [...values];
   const lower = source.map((value) => value.toLowerCase());
   // Positions into `source`, ordered by lower-cased value; ties keep source order.
-  const sorted = lower.map((_, i) => i).sort((a, b) => {
-    const x = lower[a] as string;
-    const y = lower[b] as string;
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
+  // A typed array, so that a run of them sorts back into source order natively.
+  const sorted = Uint32Array.from(
+    lower.map((_, i) => i).sort((a, b) => {
+      const x = lower[a] as string;
+      const y = lower[b] as string;
+      return x < y ? -1 : x > y ? 1 : a - b;
+    }),
+  );
+  /** The source values at the first `count` of `positions`. */
+  function valuesAt(positions: ArrayLike<number>, count: number): string[] {
+    const values: string[] = [];
+    for (let k = 0; k < count && k < positions.length; k++) values.push(source[positions[k] as number] as string);
+    return values;
+  }
 
   function lowerBound(key: string): number {
     let lo = 0;
@@ -70,11 +79,12 @@ export function createCompletionIndex(values: readonly string[]): CompletionInde
       let end = start;
       while (end < sorted.length && (lower[sorted[end] as number] as string).startsWith(key)) end++;
       const prefixCount = end - start;
-      const prefix = sorted.slice(start, end).sort((a, b) => a - b);
+      // Source order; a typed array sorts numerically without a comparator.
+      const prefix = sorted.slice(start, end).sort();
       if (prefixCount >= limit) {
         // Enough prefix matches to fill the page: the weaker groups are not
         // scanned, so the exact total is unknown and only `hasMore` is set.
-        return { values: prefix.slice(0, limit).map((i) => source[i] as string), hasMore: true };
+        return { values: valuesAt(prefix, limit), hasMore: true };
       }
       const isPrefix = new Set(prefix);
       const substring: number[] = [];
