@@ -18,7 +18,11 @@ export const silentLogger: Logger = {
   error() {},
 };
 
-/** Per-request context handed to providers. */
+/**
+ * Per-request context handed to providers. The server's contexts create
+ * `signal` on first read (an accessor), so pass a context on as it is: a copy
+ * made with `{ ...ctx }` has no `signal`; name it, `{ ...ctx, signal: ctx.signal }`.
+ */
 export interface RequestContext {
   /** Aborted when the client cancels the request or the connection closes. */
   signal: AbortSignal;
