@@ -23,7 +23,12 @@ export interface FileEntry {
   record: SkillFileRecord;
 }
 
-/** Everything served from the folders at one point in time. */
+/**
+ * Everything served from the folders at one point in time. Prompts are built
+ * with the catalogue; resources, files, Skills-extension entries and directory
+ * listings are derived from the skills on first use, once per catalogue, so a
+ * large folder answers `prompts/list` without building views nobody asked for.
+ */
 export interface Catalogue {
   readonly prompts: readonly Prompt[];
   readonly promptsByName: ReadonlyMap<string, PromptEntry>;
@@ -35,6 +40,83 @@ export interface Catalogue {
   /** Children of each directory URI (skill roots and their sub-folders). */
   readonly directories: ReadonlyMap<string, readonly Resource[]>;
   readonly issues: readonly Issue[];
+}
+
+/** The served skills of one folder, in catalogue order. */
+interface Served {
+  fs: ConfinedFs;
+  skills: SkillRecord[];
+}
+
+class BuiltCatalogue implements Catalogue {
+  readonly prompts: readonly Prompt[];
+  readonly promptsByName: ReadonlyMap<string, PromptEntry>;
+  readonly skills: readonly SkillRecord[];
+  readonly issues: readonly Issue[];
+  #served: readonly Served[];
+  #files: Map<string, FileEntry> | undefined;
+  #resources: Resource[] | undefined;
+  #skillEntries: SkillEntry[] | undefined;
+  #skillsByUri: Map<string, SkillEntry> | undefined;
+  #directories: Map<string, readonly Resource[]> | undefined;
+
+  constructor(prompts: readonly Prompt[], promptsByName: ReadonlyMap<string, PromptEntry>, skills: readonly SkillRecord[], issues: readonly Issue[], served: readonly Served[]) {
+    this.prompts = prompts;
+    this.promptsByName = promptsByName;
+    this.skills = skills;
+    this.issues = issues;
+    this.#served = served;
+  }
+
+  /** Every file of every skill by URI; the first skill to claim a URI keeps it. */
+  get files(): ReadonlyMap<string, FileEntry> {
+    if (this.#files) return this.#files;
+    const files = new Map<string, FileEntry>();
+    for (const { fs, skills } of this.#served) {
+      for (const skill of skills) for (const record of skill.files) if (!files.has(record.uri)) files.set(record.uri, { fs, record });
+    }
+    return (this.#files = files);
+  }
+
+  get resources(): readonly Resource[] {
+    if (this.#resources) return this.#resources;
+    const resources: Resource[] = [];
+    const seen = new Set<string>();
+    for (const skill of this.skills) {
+      for (const record of skill.files) {
+        if (seen.has(record.uri)) continue;
+        seen.add(record.uri);
+        const isSkillFile = record === skill.file;
+        const resource: Resource = { uri: record.uri, name: isSkillFile ? skill.name : record.inSkill, mimeType: record.mimeType, size: record.size };
+        if (isSkillFile) resource.description = skill.description;
+        resources.push(resource);
+      }
+    }
+    return (this.#resources = resources);
+  }
+
+  get skillEntries(): readonly SkillEntry[] {
+    this.#skillEntries ??= this.skills.map((skill) => ({
+      uri: skill.uri,
+      frontmatter: skill.frontmatter,
+      resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
+    }));
+    return this.#skillEntries;
+  }
+
+  get skillsByUri(): ReadonlyMap<string, SkillEntry> {
+    this.#skillsByUri ??= new Map(this.skillEntries.map((entry) => [entry.uri, entry]));
+    return this.#skillsByUri;
+  }
+
+  get directories(): ReadonlyMap<string, readonly Resource[]> {
+    if (this.#directories) return this.#directories;
+    const directories = new Map<string, readonly Resource[]>();
+    for (const skill of this.skills) {
+      for (const [uri, children] of directoryListings(skill)) if (!directories.has(uri)) directories.set(uri, children);
+    }
+    return (this.#directories = directories);
+  }
 }
 
 export interface CatalogueOptions {
@@ -52,10 +134,6 @@ export function slugify(name: string): string {
     .replace(/^-+|-+$/g, '');
   return slug === '' ? 'skills' : slug;
 }
-
-
-
-
 
 /** A file's text, or undefined when it cannot be read or is not UTF-8. */
 async function readText(fs: ConfinedFs, rel: string): Promise<string | undefined> {
@@ -97,13 +175,9 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     prompts.push(entry.prompt);
   }
 
-  const files = new Map<string, FileEntry>();
   const skills: SkillRecord[] = [];
-  const skillEntries: SkillEntry[] = [];
-  const skillsByUri = new Map<string, SkillEntry>();
+  const served: Served[] = [];
   const dirsByUri = new Map<string, string>();
-  const directories = new Map<string, Resource[]>();
-  const resources: Resource[] = [];
   const sharedTargets = new Map<string, string>();
   const deferred: Array<() => void> = [];
 
@@ -127,9 +201,11 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     }
 
     const loaded = await mapLimit(scan.skillDirs, 16, (dir) => loadSkill(fs, scan, dir, rootName, issues));
+    const here: Served = { fs, skills: [] };
+    served.push(here);
     for (const skill of loaded) {
       if (!skill) continue;
-      const first = skillsByUri.has(skill.uri) ? dirsByUri.get(skill.uri) : undefined;
+      const first = dirsByUri.get(skill.uri);
       if (first !== undefined) {
         issues.push({
           severity: 'warning',
@@ -140,30 +216,15 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
         continue;
       }
       skills.push(skill);
+      here.skills.push(skill);
       dirsByUri.set(skill.uri, skill.dir);
-      const entry: SkillEntry = {
-        uri: skill.uri,
-        frontmatter: skill.frontmatter,
-        resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
-      };
-      skillEntries.push(entry);
-      skillsByUri.set(skill.uri, entry);
-      for (const record of skill.files) {
-        if (files.has(record.uri)) continue;
-        files.set(record.uri, { fs, record });
-        const isSkillFile = record.uri === skill.uri;
-        const resource: Resource = { uri: record.uri, name: isSkillFile ? skill.name : record.inSkill, mimeType: record.mimeType, size: record.size };
-        if (isSkillFile) resource.description = skill.description;
-        resources.push(resource);
-      }
-      for (const [uri, children] of directoryListings(skill)) if (!directories.has(uri)) directories.set(uri, children);
     }
 
-    const served = new Set(loaded);
-    for (const skill of skills.filter((s) => served.has(s))) {
-      const local = new Map([...skill.references.keys()].map((slug) => [slug, `${skill.name}-references-${slug}`]));
-      const targets = { local, shared: sharedTargets };
-      addPrompt(skillPrompt(skill, targets), scan.skillFiles.get(skill.dir) ?? `${skill.dir}/SKILL.md`);
+    // Skills without reference documents share one set of citation targets.
+    const plain = { local: new Map<string, string>(), shared: sharedTargets };
+    for (const skill of here.skills) {
+      const targets = skill.references.size === 0 ? plain : { local: new Map([...skill.references.keys()].map((slug) => [slug, `${skill.name}-references-${slug}`])), shared: sharedTargets };
+      addPrompt(skillPrompt(skill, targets, fs), scan.skillFiles.get(skill.dir) ?? `${skill.dir}/SKILL.md`);
       for (const [slug, rel] of skill.references) {
         const text = await readText(fs, rel);
         if (text === undefined) continue;
@@ -185,5 +246,5 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   }
   for (const add of deferred) add();
 
-  return { prompts, promptsByName, resources, files, skills, skillEntries, skillsByUri, directories, issues };
+  return new BuiltCatalogue(prompts, promptsByName, skills, issues, served);
 }

@@ -9,7 +9,8 @@ import type { Prompt, PromptArgument, Resource } from '../core/model.js';
 import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
 import { parseFrontmatter } from './frontmatter.js';
-import type { SkillRecord } from './load-skill.js';
+import type { ConfinedFs } from './confined-fs.js';
+import { readVerified, type SkillRecord } from './load-skill.js';
 import type { PromptFileRecord } from './prompt-files.js';
 import { firstSentence } from './sentence.js';
 import { substituteTemplate } from './substitute.js';
@@ -35,9 +36,13 @@ function toArgument(declared: DeclaredArgument): PromptArgument {
   return argument;
 }
 
-function completersOf(args: readonly DeclaredArgument[]): Map<string, ResolvedCompleter> {
+const NO_COMPLETERS: ReadonlyMap<string, ResolvedCompleter> = new Map();
+
+function completersOf(args: readonly DeclaredArgument[], extra?: [string, ResolvedCompleter]): ReadonlyMap<string, ResolvedCompleter> {
+  if (extra === undefined && !args.some((a) => a.complete !== undefined)) return NO_COMPLETERS;
   const map = new Map<string, ResolvedCompleter>();
   for (const a of args) if (a.complete !== undefined) map.set(a.name, resolveCompleter(a.complete));
+  if (extra) map.set(...extra);
   return map;
 }
 
@@ -57,43 +62,60 @@ function describeReference(text: string, fallback: string): string {
  * The prompt of a skill: SKILL.md verbatim, frontmatter included, with
  * reference citations rewritten. Declared `{{name}}` placeholders are
  * substituted in the body only; a `locale` argument picks a `SKILL.<locale>.md`.
+ * SKILL.md is read from `fs` when rendered, and must still be what was loaded
+ * (else it throws a StaleFileError and the caller reloads).
  */
-export function skillPrompt(skill: SkillRecord, targets: CitationTargets): PromptEntry {
-  const completers = completersOf(skill.args);
-  const args = skill.args.map(toArgument);
-  const localized = skill.locales.length > 0 && !skill.args.some((a) => a.name === 'locale');
-  if (localized) {
+export function skillPrompt(skill: SkillRecord, targets: CitationTargets, fs: ConfinedFs): PromptEntry {
+  return new SkillPrompt(skill, targets, fs);
+}
+
+// A class rather than a closure: one object per skill, its render shared by all.
+class SkillPrompt implements PromptEntry {
+  readonly prompt: Prompt;
+  readonly completers: ReadonlyMap<string, ResolvedCompleter>;
+  readonly #skill: SkillRecord;
+  readonly #targets: CitationTargets;
+  readonly #fs: ConfinedFs;
+  readonly #localized: boolean;
+
+  constructor(skill: SkillRecord, targets: CitationTargets, fs: ConfinedFs) {
+    const args = skill.args.map(toArgument);
+    const localized = skill.locales.length > 0 && !skill.args.some((a) => a.name === 'locale');
     const codes = skill.locales.map((l) => l.locale);
-    args.push({ name: 'locale', description: `Language of the skill text: ${codes.join(', ')}; the default text when left out` });
-    completers.set('locale', resolveCompleter(codes));
+    if (localized) args.push({ name: 'locale', description: `Language of the skill text: ${codes.join(', ')}; the default text when left out` });
+    this.completers = completersOf(skill.args, localized ? ['locale', resolveCompleter(codes)] : undefined);
+    this.prompt = { name: skill.name, description: firstSentence(skill.description) };
+    if (args.length > 0) this.prompt.arguments = args;
+    this.#skill = skill;
+    this.#targets = targets;
+    this.#fs = fs;
+    this.#localized = localized;
   }
-  const prompt: Prompt = { name: skill.name, description: firstSentence(skill.description) };
-  if (args.length > 0) prompt.arguments = args;
-  return {
-    prompt,
-    completers,
-    render(values) {
-      let { text, bodyOffset, description } = skill;
-      const wanted = values.locale;
-      if (localized && wanted !== undefined && wanted !== '') {
-        const variant = skill.locales.find((l) => l.locale.toLowerCase() === wanted.toLowerCase());
-        if (!variant) {
-          throw new ArgumentValueError(`Skill "${skill.name}" has no "${wanted}" text; available: ${skill.locales.map((l) => l.locale).join(', ')}`);
-        }
-        ({ text, bodyOffset, description } = variant);
+
+  render(values: Record<string, string>): { text: string; description: string | undefined } {
+    const skill = this.#skill;
+    let { bodyOffset, description } = skill;
+    let text: string | undefined;
+    const wanted = values.locale;
+    if (this.#localized && wanted !== undefined && wanted !== '') {
+      const variant = skill.locales.find((l) => l.locale.toLowerCase() === wanted.toLowerCase());
+      if (!variant) {
+        throw new ArgumentValueError(`Skill "${skill.name}" has no "${wanted}" text; available: ${skill.locales.map((l) => l.locale).join(', ')}`);
       }
-      // Only skills that declare arguments are substituted, and only in the body:
-      // a skill without arguments is served exactly as written.
-      if (skill.args.length > 0) text = text.slice(0, bodyOffset) + substituteTemplate(text.slice(bodyOffset), values);
-      return { text: rewriteCitations(text, targets), description };
-    },
-  };
+      ({ text, bodyOffset, description } = variant);
+    }
+    text ??= readVerified(this.#fs, skill.file);
+    // Only skills that declare arguments are substituted, and only in the body:
+    // a skill without arguments is served exactly as written.
+    if (skill.args.length > 0) text = text.slice(0, bodyOffset) + substituteTemplate(text.slice(bodyOffset), values);
+    return { text: rewriteCitations(text, this.#targets), description };
+  }
 }
 
 /** The prompt of a reference document: its text verbatim, citations rewritten. */
 export function referencePrompt(name: string, text: string, fallbackDescription: string, targets: CitationTargets): PromptEntry {
   const description = firstSentence(describeReference(text, fallbackDescription));
-  return { prompt: { name, description }, render: () => ({ text: rewriteCitations(text, targets), description }), completers: new Map() };
+  return { prompt: { name, description }, render: () => ({ text: rewriteCitations(text, targets), description }), completers: NO_COMPLETERS };
 }
 
 /** The prompt of a prompt file (Markdown, Claude Code command, VS Code prompt file). */

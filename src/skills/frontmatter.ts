@@ -60,7 +60,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const rest = text.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
   if (!closing) return { ok: false, line: 1, code: 'unclosed_frontmatter', message: 'The frontmatter has no closing "---" line' };
-  const yamlText = rest.slice(0, closing.index);
+  // A copy, not a slice: every value parsed from it is a substring of it, and a
+  // substring of the whole text would keep the whole text alive for as long as
+  // the catalogue keeps the frontmatter (the text itself is not kept).
+  const yamlText = JSON.parse(JSON.stringify(rest.slice(0, closing.index))) as string;
   const bodyOffset = opening[0].length + closing.index + closing[0].length;
   const simple = parseSimple(yamlText);
   if (simple) return { ok: true, value: { data: simple, body: text.slice(bodyOffset), bodyOffset, bodyLine: lineOf(text, bodyOffset) } };

@@ -8,7 +8,7 @@ import { type DeclaredArgument, parseArguments } from './arguments.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { parseFrontmatter } from './frontmatter.js';
 import type { Issue } from './issues.js';
-import { isProbablyText, mimeTypeFor } from './mime.js';
+import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
 import type { ScanResult } from './scan.js';
 import { validateSkillFrontmatter } from './validate.js';
 
@@ -45,19 +45,29 @@ export interface SkillRecord {
   uri: string;
   frontmatter: Record<string, unknown> & { name: string; description: string };
   description: string;
-  /** SKILL.md as written. */
-  text: string;
+  /**
+   * Where the body of SKILL.md starts. The text itself is not kept: it is read
+   * again when the prompt is rendered and checked against {@link file}'s digest
+   * (see {@link readVerified}), so a folder of skills costs its metadata, not its bytes.
+   */
   bodyOffset: number;
-  args: DeclaredArgument[];
-  locales: LocaleVariant[];
+  /** The SKILL.md record (also the first of {@link files}). */
+  file: SkillFileRecord;
+  args: readonly DeclaredArgument[];
+  locales: readonly LocaleVariant[];
   /** Reference documents, by slug: `references/<slug>.md` inside the skill. */
-  references: Map<string, string>;
-  files: SkillFileRecord[];
-  /** Directories inside the skill, relative to the skill folder ('' is the root). */
-  directories: Set<string>;
+  references: ReadonlyMap<string, string>;
+  files: readonly SkillFileRecord[];
+  /** Directories inside the skill, relative to the skill folder ('' is the root, always first). */
+  directories: readonly string[];
 }
 
 const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
+// Shared by every skill that has none: most skills are a lone SKILL.md.
+const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
+const ROOT_ONLY: readonly string[] = Object.freeze(['']);
+const NONE: readonly never[] = Object.freeze([]);
+const BINARY_TYPE = /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(pdf|zip|gzip|wasm|octet-stream))/;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes UTF-8 strictly; undefined when the bytes are not UTF-8. */
@@ -120,31 +130,36 @@ export async function loadSkill(
   const base = `skill://${encodePath(path)}`;
   const prefix = dir === '' ? '' : `${dir}/`;
 
-  const files: SkillFileRecord[] = [];
-  const directories = new Set<string>(['']);
-  const locales: LocaleVariant[] = [];
-  const references = new Map<string, string>();
+  const uri = `${base}/SKILL.md`;
+  // SKILL.md was decoded above: only the NUL test of isProbablyText is left to do.
+  const skillIsText = !read.bytes.subarray(0, NUL_WINDOW).includes(0);
+  // SKILL.md is always addressed as SKILL.md (SEP-2640 §URI), also when the file is skill.md.
+  const file: SkillFileRecord = { rel: skillRel, inSkill: skillRel.slice(prefix.length), uri, size: read.bytes.length, digest: digestOf(read.bytes), mimeType: 'text/markdown', text: skillIsText };
+  let others: SkillFileRecord[] | undefined;
+  let directories: string[] | undefined;
+  let locales: LocaleVariant[] | undefined;
+  let references: Map<string, string> | undefined;
   for (const entry of scan.bySkill.get(dir) ?? []) {
     const inSkill = entry.rel.slice(prefix.length);
     if (entry.kind === 'directory') {
-      directories.add(inSkill);
+      (directories ??= ['']).push(inSkill);
       continue;
     }
-    const content = entry.rel === skillRel ? read : await fs.readListed(entry);
+    if (entry.rel === skillRel) continue;
+    const content = await fs.readListed(entry);
     if ('refused' in content) {
       issues.push({ severity: 'warning', code: 'unreadable', path: entry.rel, message: `Left out: cannot read the file (${content.refused})` });
       continue;
     }
     const mime = mimeTypeFor(inSkill);
-    const isText = isProbablyText(content.bytes) && (mime === undefined || !/^(image\/(?!svg)|audio\/|video\/|font\/|application\/(pdf|zip|gzip|wasm|octet-stream))/.test(mime));
-    files.push({
+    const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
+    (others ??= []).push({
       rel: entry.rel,
       inSkill,
-      // SKILL.md is always addressed as SKILL.md (SEP-2640 §URI), also when the file is skill.md.
-      uri: entry.rel === skillRel ? `${base}/SKILL.md` : `${base}/${encodePath(inSkill)}`,
+      uri: `${base}/${encodePath(inSkill)}`,
       size: content.bytes.length,
       digest: digestOf(content.bytes),
-      mimeType: entry.rel === skillRel ? 'text/markdown' : (mime ?? (isText ? 'text/plain' : 'application/octet-stream')),
+      mimeType: mime ?? (isText ? 'text/plain' : 'application/octet-stream'),
       text: isText,
     });
     const locale = LOCALE_FILE.exec(inSkill);
@@ -161,13 +176,14 @@ export async function loadSkill(
         });
       } else {
         const description = typeof variant.value.data.description === 'string' ? variant.value.data.description : frontmatter.description;
-        locales.push({ locale: locale[1] as string, text: variantText as string, description, bodyOffset: variant.value.bodyOffset });
+        (locales ??= []).push({ locale: locale[1] as string, text: variantText as string, description, bodyOffset: variant.value.bodyOffset });
       }
     }
     const reference = /^references\/([^/]+)\.md$/.exec(inSkill);
-    if (reference) references.set(reference[1] as string, entry.rel);
+    if (reference) (references ??= new Map()).set(reference[1] as string, entry.rel);
   }
-  files.sort((a, b) => (a.uri === `${base}/SKILL.md` ? -1 : b.uri === `${base}/SKILL.md` ? 1 : a.inSkill < b.inSkill ? -1 : 1));
+  // Exactly as long as it needs to be: a growing array keeps room for 16 records.
+  const files = others ? [file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))] : [file];
   const total = files.reduce((sum, f) => sum + f.size, 0);
   if (files.length > 512 || total > 16 * 1024 * 1024) {
     issues.push({
@@ -181,15 +197,32 @@ export async function loadSkill(
     name,
     dir,
     path,
-    uri: `${base}/SKILL.md`,
+    uri,
     frontmatter,
     description: frontmatter.description,
-    text,
     bodyOffset: parsed.value.bodyOffset,
-    args,
-    locales: locales.sort((a, b) => (a.locale < b.locale ? -1 : 1)),
-    references,
+    file,
+    args: args.length > 0 ? args : NONE,
+    locales: locales ? locales.sort((a, b) => (a.locale < b.locale ? -1 : 1)) : NONE,
+    references: references ?? NO_REFERENCES,
     files,
-    directories,
+    directories: directories ?? ROOT_ONLY,
   };
+}
+
+/** Thrown when a file no longer has the bytes the catalogue read: the catalogue is stale. */
+export class StaleFileError extends Error {
+  override name = 'StaleFileError';
+}
+
+/**
+ * The text of a catalogued file as it is now, if it still has the bytes the
+ * catalogue was built from (same SHA-256); throws {@link StaleFileError} when
+ * it changed, went away or cannot be read, so the caller reloads.
+ */
+export function readVerified(fs: ConfinedFs, record: SkillFileRecord): string {
+  const read = fs.readNow(record.rel);
+  const text = 'refused' in read || digestOf(read.bytes) !== record.digest ? undefined : decodeUtf8(read.bytes);
+  if (text === undefined) throw new StaleFileError(`${record.uri} changed since it was read`);
+  return text;
 }

@@ -95,7 +95,7 @@ export function mimeTypeFor(path: string): string | undefined {
 }
 
 /** How far {@link isProbablyText} looks for a NUL byte (the same window as git's binary check). */
-const NUL_WINDOW = 8 * 1024;
+export const NUL_WINDOW = 8 * 1024;
 
 // `fatal: true` makes invalid UTF-8 throw instead of decoding to U+FFFD.
 // `ignoreBOM` keeps a leading BOM from being special-cased: it is valid UTF-8.

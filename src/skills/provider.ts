@@ -7,6 +7,7 @@
 import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
 import { ResourceNotFoundError } from '../core/errors.js';
+import type { PromptResult } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
 import { toBase64 } from '../core/resources.js';
@@ -16,7 +17,7 @@ import { InvalidParamsError, ProtocolError, ErrorCode } from '../jsonrpc/errors.
 import { rankCompletions } from '../core/rank.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
 import { formatIssue } from './issues.js';
-import { decodeUtf8, digestOf } from './load-skill.js';
+import { decodeUtf8, digestOf, StaleFileError } from './load-skill.js';
 import { type TreeWatcher, watchTree } from './watch-tree.js';
 
 export interface SkillsFolderOptions extends CatalogueOptions {
@@ -134,21 +135,29 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
 
   const template = parseUriTemplate(SKILL_FILE_TEMPLATE);
 
+  function getPrompt(name: string, args: Record<string, string>, attempt: number): PromptResult | Promise<PromptResult> {
+    const entry = current.promptsByName.get(name);
+    if (!entry) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
+    let rendered: { text: string; description: string | undefined };
+    try {
+      rendered = entry.render(args);
+    } catch (error) {
+      if (error instanceof ArgumentValueError) throw new InvalidParamsError(error.message, { name });
+      // The file changed since the catalogue read it: reload, so the text and the
+      // prompt's arguments and description come from the same version of the file.
+      if (error instanceof StaleFileError) {
+        if (attempt > 0) throw new ProtocolError(ErrorCode.InternalError, `The prompt "${name}" is changing; try again`);
+        return reload().then(() => getPrompt(name, args, attempt + 1));
+      }
+      throw error;
+    }
+    const result = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: rendered.text } }] };
+    return rendered.description === undefined ? result : { description: rendered.description, ...result };
+  }
+
   const prompts: PromptProvider = {
     list: () => current.prompts,
-    get(name, args) {
-      const entry = current.promptsByName.get(name);
-      if (!entry) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
-      let rendered: { text: string; description: string | undefined };
-      try {
-        rendered = entry.render(args);
-      } catch (error) {
-        if (error instanceof ArgumentValueError) throw new InvalidParamsError(error.message, { name });
-        throw error;
-      }
-      const result = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: rendered.text } }] };
-      return rendered.description === undefined ? result : { description: rendered.description, ...result };
-    },
+    get: (name, args) => getPrompt(name, args, 0),
     async complete(name, argument, context, ctx) {
       const completer = current.promptsByName.get(name)?.completers.get(argument.name);
       return completer ? completer(argument.value, context, ctx) : { values: [] };

@@ -132,6 +132,21 @@ describe('loadSkillsFolder', () => {
     expect(digest(after)).not.toBe(digest(before));
   });
 
+  it('renders a prompt from SKILL.md as it is now: a changed file is reloaded first, a removed one is no longer served', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillport-changed-'));
+    temps.push(dir);
+    skill(dir, 'tidy', 'Tidies things.', 'Old body.');
+    skill(dir, 'gone', 'Goes away.', 'Soon gone.');
+    const folder = await open(dir);
+    const text = async (name: string) => (await folder.prompts.get(name, {}, ctx)).messages[0]?.content;
+    expect(await text('tidy')).toMatchObject({ text: expect.stringContaining('Old body.') });
+    skill(dir, 'tidy', 'Tidies things, now with a new description.', 'New body.');
+    expect(await text('tidy')).toMatchObject({ text: expect.stringContaining('New body.') });
+    expect((await folder.prompts.list()).find((p) => p.name === 'tidy')?.description).toBe('Tidies things, now with a new description.');
+    rmSync(join(dir, 'gone'), { recursive: true });
+    await expect(async () => text('gone')).rejects.toMatchObject({ name: 'InvalidParamsError' });
+  });
+
   it('serves a skill with a non-ASCII folder and name under a percent-encoded URI, with a warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillport-unicode-'));
     temps.push(dir);
