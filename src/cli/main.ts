@@ -87,6 +87,8 @@ export async function main(): Promise<void> {
       stdout: process.stdout,
       stderr: process.stderr,
       stderrIsTty: process.stderr.isTTY === true,
+      // Unless the process was started with its own young-generation settings.
+      holdYoungGeneration: ![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => /semi[-_]space/.test(a)),
       onShutdownSignal(handler) {
         process.once('SIGINT', handler);
         process.once('SIGTERM', handler);
