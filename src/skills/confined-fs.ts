@@ -11,7 +11,7 @@
  * event loop, so a reload never stalls requests for long.
  */
 import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** A directory entry as the walker reports it. */
 export interface WalkEntry {
@@ -148,12 +148,14 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const entries: WalkEntry[] = [];
       const refused: Array<{ rel: string; reason: Refusal }> = [];
+      // dirPath is a real path and a name has no separator: joining needs no normalizing.
+      const prefix = dirPath.endsWith(sep) ? dirPath : `${dirPath}${sep}`;
       for (const dirent of dirents) {
         const name = dirent.name;
         const rel = relDir === '' ? name : `${relDir}/${name}`;
         // The directory entry's own type: plain files and folders need no further system call.
-        if (dirent.isFile()) entries.push({ rel, abs: join(dirPath, name), kind: 'file', size: 0 });
-        else if (dirent.isDirectory()) entries.push({ rel, abs: join(dirPath, name), kind: 'directory', size: 0 });
+        if (dirent.isFile()) entries.push({ rel, abs: prefix + name, kind: 'file', size: 0 });
+        else if (dirent.isDirectory()) entries.push({ rel, abs: prefix + name, kind: 'directory', size: 0 });
         else if (dirent.isSymbolicLink()) {
           const target = resolveSafe(rel);
           if ('refused' in target) refused.push({ rel, reason: target.refused });

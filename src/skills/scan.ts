@@ -104,8 +104,9 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
         subdirectories.push(child);
       }
     }
-    // Sibling folders are read concurrently; results are keyed by path, so order does not matter.
-    await Promise.all(subdirectories.map((child) => walk(child.rel, child.abs, depth + 1)));
+    // One folder after another: the reads are synchronous, so reading siblings
+    // "concurrently" only kept a pending walk per folder alive at once.
+    for (const child of subdirectories) await walk(child.rel, child.abs, depth + 1);
   }
 
   await walk('', fs.root, 0);
