@@ -7,7 +7,7 @@
  * both). Waiting lets a JSON answer carry the status code the response
  * calls for (2026-07-28: 404 for -32601, 400 for -32022...).
  */
-import type { JsonRpcNotification, JsonRpcResponse } from '../../jsonrpc/messages.js';
+import { type JsonRpcNotification, type JsonRpcResponse, serializeMessage } from '../../jsonrpc/messages.js';
 import { type Acceptable, MEDIA } from './headers.js';
 import type { HttpReply } from './request.js';
 import { createSseStream, type SseStream, sseHeaders } from './sse.js';
@@ -36,9 +36,18 @@ export interface Exchange {
   finish(response: JsonRpcResponse | undefined): void;
 }
 
+function jsonText(text: string, status: number, headers: Record<string, string> | undefined): HttpReply {
+  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : { 'Content-Type': MEDIA.json }, body: text };
+}
+
 /** A JSON answer. */
 export function jsonReply(body: unknown, status: number, headers?: Record<string, string>): HttpReply {
-  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : { 'Content-Type': MEDIA.json }, body: JSON.stringify(body) };
+  return jsonText(JSON.stringify(body), status, headers);
+}
+
+/** A JSON-RPC response as the whole answer; a result built once per catalogue is serialized once too. */
+export function messageReply(message: JsonRpcResponse, status: number, headers?: Record<string, string>): HttpReply {
+  return jsonText(serializeMessage(message), status, headers);
 }
 
 /** Starts an exchange in the pending state. */
@@ -89,7 +98,7 @@ export function createExchange(options: ExchangeOptions): Exchange {
         // Cancelled before anything was sent.
         resolveResponse({ status: 204, headers: options.headers ?? {} });
       } else if (options.accept.json) {
-        resolveResponse(jsonReply(message, options.statusFor(message), options.headers));
+        resolveResponse(messageReply(message, options.statusFor(message), options.headers));
       } else {
         const sse = startStream(options.statusFor(message));
         sse.send(message);

@@ -3,7 +3,7 @@
  * message per `message` event, comment lines as keep-alives, and a callback
  * when the client goes away (the consumer cancels the stream).
  */
-import type { JsonRpcOutgoing } from '../../jsonrpc/messages.js';
+import { type JsonRpcOutgoing, serializeMessage } from '../../jsonrpc/messages.js';
 import { MEDIA } from './headers.js';
 
 /** Response headers of every SSE answer. */
@@ -100,8 +100,8 @@ export function createSseStream(options: SseOptions = {}): SseStream {
       return open;
     },
     send(message) {
-      // JSON.stringify never emits a raw newline, so one data line holds the whole message.
-      write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      // JSON text never holds a raw newline, so one data line holds the whole message.
+      write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
     },
     close() {
       if (!open) return;
