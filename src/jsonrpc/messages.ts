@@ -145,6 +145,46 @@ function isPlainResult(message: object): boolean {
   return index === 3;
 }
 
+const utf8 = new TextEncoder();
+const stableBytes = new WeakMap<object, Uint8Array>();
+
+/** The text of a stable result, encoded on first use. */
+function stableTextOf(result: object, cached: string | null): string {
+  if (cached !== null) return cached;
+  const text = JSON.stringify(result);
+  stableText.set(result, text);
+  return text;
+}
+
+/** A success response split around its stable result, see {@link splitStableMessage}. */
+export interface StableMessageParts {
+  /** `{"jsonrpc":"2.0","id":…,"result":` */
+  head: string;
+  /** The result's JSON text as UTF-8, encoded once and shared by every response that carries it. */
+  result: Uint8Array;
+  /** `}` */
+  tail: string;
+}
+
+/**
+ * For a success response whose result was marked with {@link markStable}:
+ * the response as the bytes {@link serializeMessage} would produce, in three
+ * parts, so a transport can write a large shared result without encoding it
+ * again for every request. Undefined for any other message.
+ */
+export function splitStableMessage(message: JsonRpcOutgoing): StableMessageParts | undefined {
+  if (!('result' in message)) return undefined;
+  const { id, result } = message;
+  const cached = stableText.get(result);
+  if (cached === undefined || (typeof id !== 'string' && typeof id !== 'number') || message.jsonrpc !== '2.0' || !isPlainResult(message)) return undefined;
+  let bytes = stableBytes.get(result);
+  if (!bytes) {
+    bytes = utf8.encode(stableTextOf(result, cached));
+    stableBytes.set(result, bytes);
+  }
+  return { head: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, result: bytes, tail: '}' };
+}
+
 /**
  * The JSON text of an outgoing message, byte-identical to
  * `JSON.stringify(message)`. The result of a success response marked with
@@ -156,12 +196,7 @@ export function serializeMessage(message: JsonRpcOutgoing): string {
     const { id, result } = message;
     const cached = stableText.get(result);
     if (cached !== undefined && (typeof id === 'string' || typeof id === 'number') && message.jsonrpc === '2.0' && isPlainResult(message)) {
-      let text = cached;
-      if (text === null) {
-        text = JSON.stringify(result);
-        stableText.set(result, text);
-      }
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${stableTextOf(result, cached)}}`;
     }
   }
   return JSON.stringify(message);

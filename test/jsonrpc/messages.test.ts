@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { classify, isStable, markStable, nestingDepthExceeds, parseMessage, resultResponse, serializeMessage } from '../../src/jsonrpc/messages.js';
+import {
+  classify,
+  isStable,
+  markStable,
+  nestingDepthExceeds,
+  parseMessage,
+  resultResponse,
+  serializeMessage,
+  splitStableMessage,
+} from '../../src/jsonrpc/messages.js';
 
 describe('classify', () => {
   it('sorts requests, notifications and responses', () => {
@@ -90,5 +99,23 @@ describe('serializeMessage', () => {
     expect(() => {
       (result as Record<string, unknown>).a = 2;
     }).toThrow(TypeError);
+  });
+});
+
+describe('splitStableMessage', () => {
+  it('gives the bytes serializeMessage writes, in parts, for stable results only', () => {
+    const stable = markStable({ prompts: [{ name: 'é ☕', description: 'line\nbreak \u2028 "q"' }], nextCursor: 'c' });
+    for (const id of [0, 42, 'x "y" \ z', '\ud83d\ude00']) {
+      const message = resultResponse(id, stable);
+      const parts = splitStableMessage(message);
+      expect(parts).toBeDefined();
+      const joined = Buffer.concat([Buffer.from(parts!.head), parts!.result, Buffer.from(parts!.tail)]);
+      expect(joined.toString('utf8')).toBe(JSON.stringify(message));
+      // The encoded result is shared, not re-encoded per response.
+      expect(splitStableMessage(resultResponse(id, stable))!.result).toBe(parts!.result);
+    }
+    expect(splitStableMessage(resultResponse(1, { a: 1 }))).toBeUndefined();
+    expect(splitStableMessage({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'bad' } })).toBeUndefined();
+    expect(splitStableMessage({ jsonrpc: '2.0', method: 'n' })).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@
  * both). Waiting lets a JSON answer carry the status code the response
  * calls for (2026-07-28: 404 for -32601, 400 for -32022...).
  */
-import { type JsonRpcNotification, type JsonRpcResponse, serializeMessage } from '../../jsonrpc/messages.js';
+import { type JsonRpcNotification, type JsonRpcResponse, serializeMessage, splitStableMessage } from '../../jsonrpc/messages.js';
 import { type Acceptable, MEDIA } from './headers.js';
 import type { HttpReply } from './request.js';
 import { createSseStream, type SseStream, sseHeaders } from './sse.js';
@@ -36,8 +36,8 @@ export interface Exchange {
   finish(response: JsonRpcResponse | undefined): void;
 }
 
-function jsonText(text: string, status: number, headers: Record<string, string> | undefined): HttpReply {
-  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : { 'Content-Type': MEDIA.json }, body: text };
+function jsonText(body: NonNullable<HttpReply['body']>, status: number, headers: Record<string, string> | undefined): HttpReply {
+  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : { 'Content-Type': MEDIA.json }, body };
 }
 
 /** A JSON answer. */
@@ -45,9 +45,14 @@ export function jsonReply(body: unknown, status: number, headers?: Record<string
   return jsonText(JSON.stringify(body), status, headers);
 }
 
-/** A JSON-RPC response as the whole answer; a result built once per catalogue is serialized once too. */
+/**
+ * A JSON-RPC response as the whole answer. A result built once per
+ * catalogue (a list page) is serialized and encoded once too: the answer
+ * carries its shared bytes between the response's head and tail.
+ */
 export function messageReply(message: JsonRpcResponse, status: number, headers?: Record<string, string>): HttpReply {
-  return jsonText(serializeMessage(message), status, headers);
+  const parts = splitStableMessage(message);
+  return jsonText(parts ? [parts.head, parts.result, parts.tail] : serializeMessage(message), status, headers);
 }
 
 /** Starts an exchange in the pending state. */

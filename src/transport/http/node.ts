@@ -217,20 +217,35 @@ async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse
   }
 }
 
+type Parts = ReadonlyArray<string | Uint8Array>;
+const isParts = (body: HttpReply['body']): body is Parts => Array.isArray(body);
+
 async function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { body } = reply;
   if (res.destroyed) {
     // The client left: release a stream nobody will read.
-    if (typeof reply.body === 'object') await reply.body.cancel().catch(() => {});
+    if (body instanceof ReadableStream) await body.cancel().catch(() => {});
     return;
   }
   const headers: Record<string, string> = { ...reply.headers };
   if (!req.complete && discardRest(req, request.headers.get('content-length'))) headers.connection = 'close';
-  const { body } = reply;
   if (typeof body === 'string') {
     // A whole body: one write with its length, no chunked encoding.
     headers['content-length'] = String(Buffer.byteLength(body));
     res.writeHead(reply.status, headers);
     res.end(body);
+    return;
+  }
+  if (isParts(body)) {
+    // A whole body in parts (a shared list page kept encoded): corked, so they leave in one write.
+    let length = 0;
+    for (const part of body) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+    headers['content-length'] = String(length);
+    res.writeHead(reply.status, headers);
+    res.cork();
+    for (const part of body) res.write(part);
+    res.end();
+    res.uncork();
     return;
   }
   res.writeHead(reply.status, headers);

@@ -39,8 +39,11 @@ export interface HttpRequest {
 export interface HttpReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** A whole body (JSON or text), a stream (SSE), or none. */
-  readonly body?: string | ReadableStream<Uint8Array>;
+  /**
+   * A whole body: text, or text and bytes to send one after the other (a
+   * large shared result kept encoded); a stream (SSE); or none.
+   */
+  readonly body?: string | ReadonlyArray<string | Uint8Array> | ReadableStream<Uint8Array>;
 }
 
 /** The protocol entry point behind a handler made by createHttpHandler. */

@@ -58,5 +58,9 @@ export function fromWebRequest(request: Request): HttpRequest {
 
 /** An answer as a web `Response`. */
 export function toWebResponse(reply: HttpReply): Response {
-  return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  const { body } = reply;
+  return new Response(Array.isArray(body) ? new Blob(body as Array<string | Uint8Array<ArrayBuffer>>) : ((body as string | ReadableStream | undefined) ?? null), {
+    status: reply.status,
+    headers: reply.headers,
+  });
 }
