@@ -7,7 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage } from '../../jsonrpc/messages.js';
+import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitStableMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
 import { createLineReader } from './line-reader.js';
 
@@ -50,7 +50,17 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   function write(message: JsonRpcOutgoing): void {
     if (!writable) return;
     // JSON text escapes control characters, so a message never holds a raw newline.
-    output.write(`${serializeMessage(message)}\n`);
+    const parts = splitStableMessage(message);
+    if (!parts) {
+      output.write(`${serializeMessage(message)}\n`);
+      return;
+    }
+    // A shared result (a list page) goes out as the bytes encoded once for it.
+    output.cork();
+    output.write(parts.head);
+    output.write(parts.result);
+    output.write(`${parts.tail}\n`);
+    output.uncork();
   }
 
   output.on('error', (error) => {

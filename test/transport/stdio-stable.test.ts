@@ -1,0 +1,55 @@
+/**
+ * serveStdio writes a shared list result from bytes encoded once: the lines
+ * must be exactly what JSON.stringify gives, every time, and follow a reload.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createServer, definePrompt, livePrompts } from '../../src/index.js';
+import { serveStdio } from '../../src/stdio.js';
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+function prompts(names: string[]) {
+  return names.map((name) => definePrompt({ name, description: `${name} — “quoted”.`, get: () => name }));
+}
+
+describe('serveStdio with stable results', () => {
+  it('writes byte-identical list lines for one catalogue and new ones after a reload', async () => {
+    const live = livePrompts(prompts(['a', 'b']));
+    const server = createServer({ name: 't', version: '1', prompts: live });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const chunks: Buffer[] = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const running = serveStdio(server, { input, output });
+    const lines = async (count: number): Promise<string[]> => {
+      for (let i = 0; i < 50; i++) {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const all = text.split('\n').filter(Boolean);
+        if (all.length >= count) return all;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      throw new Error('timed out');
+    };
+    const list = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'prompts/list', params: { _meta: META } })}\n`;
+    // One at a time: an id may not be reused while its request is pending.
+    input.write(list(1));
+    await lines(1);
+    input.write(list(1));
+    const [first, second] = await lines(2);
+    expect(second).toBe(first);
+    const parsed = JSON.parse(first!);
+    expect(JSON.stringify(parsed)).toBe(first);
+    expect(parsed.result.prompts.map((p: { name: string }) => p.name)).toEqual(['a', 'b']);
+    expect(parsed.result.prompts[0].description).toBe('a — “quoted”.');
+
+    live.set(prompts(['c']));
+    input.write(list(2));
+    const third = (await lines(3))[2]!;
+    expect(JSON.parse(third).result.prompts.map((p: { name: string }) => p.name)).toEqual(['c']);
+    expect(JSON.parse(third).id).toBe(2);
+    input.end();
+    await running.done;
+    server.close();
+  });
+});
