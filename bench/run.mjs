@@ -955,7 +955,7 @@ function analysis() {
             ? `${lead}, and it shows (${figures}). A stateless request needs no connection object: a fast path straight into the revision's handler would do.`
             : `${lead}; in this run that costs about the same as a request in a legacy session (${figures}), so it is a smaller item than the fetch layer both share.`;
         })(),
-        '- prompts/list (the workload closest to the floor) is built once per catalogue version and revision, and its JSON text is kept with it (`markStable` / `serializeMessage` in `src/jsonrpc/messages.ts`). What is left per request is writing ~170 KB: a path that calls `JSON.stringify` instead of `serializeMessage` encodes the whole list again, and every write converts the string to UTF-8 (keeping the bytes too would save that).',
+        '- prompts/list (the workload closest to the floor) is built once per catalogue version and revision, and its JSON text is kept with it (`markStable` / `serializeMessage` in `src/jsonrpc/messages.ts`). The HTTP and stdio transports write it from UTF-8 bytes encoded once (`splitStableMessage`), so a list request costs about what the floor pays to write its precomputed string.',
         '- At fixed concurrency the latency is mostly queueing (p50 ≈ connections ÷ throughput), so p99 follows throughput; the tail on top of it is GC from the per-request objects above.',
       ].join('\n'),
     );
