@@ -81,9 +81,11 @@ export function createCompletionIndex(values: readonly string[]): CompletionInde
       const prefixCount = end - start;
       // Source order; a typed array sorts numerically without a comparator.
       const prefix = sorted.slice(start, end).sort();
-      if (prefixCount >= limit) {
-        // Enough prefix matches to fill the page: the weaker groups are not
+      if (prefixCount > limit) {
+        // More prefix matches than the page holds: the weaker groups are not
         // scanned, so the exact total is unknown and only `hasMore` is set.
+        // Exactly a page of them falls through, since only the weaker groups
+        // can tell whether anything is left over.
         return { values: valuesAt(prefix, limit), hasMore: true };
       }
       const isPrefix = new Set(prefix);

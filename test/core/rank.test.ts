@@ -23,6 +23,15 @@ describe('rankCompletions', () => {
     expect(rankCompletions(['ab', 'xab', 'axb', 'zz'], 'ab')).toEqual({ values: ['ab', 'xab', 'axb'], total: 3, hasMore: false });
   });
 
+  it('says there is no more when the prefix matches exactly fill the page and nothing else matches', () => {
+    const values = ['ab', 'abc', 'zz'];
+    expect(rankCompletions(values, 'ab', 2)).toEqual({ values: ['ab', 'abc'], total: 2, hasMore: false });
+    expect(rankCompletions([...values, 'xab'], 'ab', 2)).toEqual({ values: ['ab', 'abc'], total: 3, hasMore: true });
+    const long = Array.from({ length: 20_000 }, (_, i) => `v${i}`);
+    expect(createCompletionIndex(long).complete('v1999', 11)).toEqual({ values: long.filter((v) => v.startsWith('v1999')), total: 11, hasMore: false });
+    expect(createCompletionIndex(long).complete('v1999', 10)).toMatchObject({ hasMore: true });
+  });
+
   it('answers prefix queries over 100,000 values from the index, in source order', () => {
     const values = Array.from({ length: 100_000 }, (_, i) => `item-${(i * 7919) % 100_000}`);
     const index = createCompletionIndex(values);
