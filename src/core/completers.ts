@@ -20,11 +20,38 @@ export type CompletionSource = readonly string[] | Completer;
 /** A source turned into one function, with the fixed list indexed once. */
 export type ResolvedCompleter = (value: string, context: CompletionContext, ctx: RequestContext) => Promise<Completion>;
 
+/** Answers remembered per fixed list: enough for the prefixes several clients are typing at once. */
+const REMEMBERED_ANSWERS = 256;
+
+/**
+ * A fixed list's answer to a partial value, remembered (least recently used
+ * out first): the list never changes, so neither does the answer, and the
+ * next keystrokes of other clients often repeat it. Answers are frozen,
+ * which also tells the protocol layer it may encode them once.
+ */
+function rememberingIndex(values: readonly string[]): (value: string) => Completion {
+  const index = createCompletionIndex(values);
+  const answers = new Map<string, Completion>();
+  return (value) => {
+    let answer = answers.get(value);
+    if (answer) {
+      answers.delete(value);
+    } else {
+      const fresh = index.complete(value);
+      Object.freeze(fresh.values);
+      answer = Object.freeze(fresh);
+      if (answers.size >= REMEMBERED_ANSWERS) answers.delete(answers.keys().next().value as string);
+    }
+    answers.set(value, answer);
+    return answer;
+  };
+}
+
 /** Turns a declared source into a {@link ResolvedCompleter}. */
 export function resolveCompleter(source: CompletionSource): ResolvedCompleter {
   if (typeof source !== 'function') {
-    const index = createCompletionIndex(source as readonly string[]);
-    return async (value) => index.complete(value);
+    const complete = rememberingIndex(source as readonly string[]);
+    return async (value) => complete(value);
   }
   const completer = source as Completer;
   return async (value, context, ctx) => {

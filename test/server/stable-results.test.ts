@@ -5,7 +5,7 @@
  * before a reload still pages the catalogue it came from.
  */
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, livePrompts } from '../../src/index.js';
+import { createServer, definePrompt, livePrompts, staticPrompts } from '../../src/index.js';
 import { type JsonRpcResponse, serializeMessage } from '../../src/jsonrpc/messages.js';
 import type { Connection } from '../../src/server/index.js';
 
@@ -120,5 +120,60 @@ describe('stable results', () => {
     expect(fromTwo.ttlMs).toBe(5);
     one.close();
     two.close();
+  });
+});
+
+describe('completion answers over a fixed list', () => {
+  const values = Array.from({ length: 300 }, (_, i) => `value-${String(i).padStart(3, '0')}`);
+
+  async function complete(connection: Connection, era: Era, id: number, value: string): Promise<{ response: Message; text: string }> {
+    const params: Message = { ref: { type: 'ref/prompt', name: 'pick' }, argument: { name: 'v', value } };
+    if (era === '2026-07-28') params._meta = META;
+    const response = (await connection.receive({ jsonrpc: '2.0', id, method: 'completion/complete', params })) as Message;
+    const text = serializeMessage(response as JsonRpcResponse);
+    expect(text).toBe(JSON.stringify(response));
+    return { response, text };
+  }
+
+  it('are remembered per partial value, shared and encoded once, and evicted least recently used first', async () => {
+    const server = createServer({
+      name: 't',
+      version: '1',
+      prompts: staticPrompts([definePrompt({ name: 'pick', arguments: [{ name: 'v', complete: values }], get: () => 'x' })]),
+    });
+    for (const era of ERAS) {
+      const connection = await open(server, era);
+      const first = await complete(connection, era, 1, 'value-1');
+      expect(first.response.result.completion.values).toHaveLength(100);
+      expect(first.response.result.completion.hasMore).toBe(true);
+      const again = await complete(connection, era, 2, 'value-1');
+      // The same shared result, not an equal copy.
+      expect(again.response.result).toBe(first.response.result);
+      expect(again.text).toBe(first.text.replace('"id":1', '"id":2'));
+      // 256 other partials push it out; it is then computed afresh, with the same content.
+      for (let i = 0; i < 256; i++) await complete(connection, era, 10 + i, `value-${String(i).padStart(3, '0')}`);
+      const evicted = await complete(connection, era, 3, 'value-1');
+      expect(evicted.response.result).not.toBe(first.response.result);
+      expect(evicted.response.result).toEqual(first.response.result);
+      connection.close('disconnect');
+    }
+    server.close();
+  });
+
+  it('are encoded per request when a completer function returns them', async () => {
+    const server = createServer({
+      name: 't',
+      version: '1',
+      prompts: staticPrompts([
+        definePrompt({ name: 'pick', arguments: [{ name: 'v', complete: (value) => values.filter((v) => v.startsWith(value)).slice(0, 3) }], get: () => 'x' }),
+      ]),
+    });
+    const connection = await open(server, '2025-11-25');
+    const first = await complete(connection, '2025-11-25', 1, 'value-1');
+    const again = await complete(connection, '2025-11-25', 2, 'value-1');
+    expect(again.response.result).not.toBe(first.response.result);
+    expect(again.response.result).toEqual(first.response.result);
+    connection.close('disconnect');
+    server.close();
   });
 });

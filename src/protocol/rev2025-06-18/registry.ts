@@ -3,7 +3,7 @@
  * 2025-11-25 can reuse it with icons switched on.
  */
 import type { EngineEvent } from '../../core/engine.js';
-import type { Prompt, Resource, ResourceTemplate } from '../../core/model.js';
+import type { Completion, Prompt, Resource, ResourceTemplate } from '../../core/model.js';
 import type { Page } from '../../core/paginate.js';
 import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
 import type { MethodHandler } from '../revision.js';
@@ -44,6 +44,30 @@ function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => W
   };
 }
 
+function encodeCompletion(completion: Completion): Wire {
+  const wire: Wire = { values: completion.values };
+  if (completion.total !== undefined) wire.total = completion.total;
+  if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;
+  return { completion: wire };
+}
+
+/** Results for frozen completions (a fixed list's remembered answers), encoded once. */
+const frozenCompletions = new WeakMap<Completion, Wire>();
+
+/**
+ * A frozen completion cannot change, so its result is built once and marked
+ * stable (serialized once too); any other is encoded for this request.
+ */
+function completionResult(completion: Completion): Wire {
+  if (!Object.isFrozen(completion) || !Object.isFrozen(completion.values)) return encodeCompletion(completion);
+  let wire = frozenCompletions.get(completion);
+  if (!wire) {
+    wire = markStable(encodeCompletion(completion));
+    frozenCompletions.set(completion, wire);
+  }
+  return wire;
+}
+
 /**
  * Handlers for the methods every revision serves in the same way, returning
  * bare results; 2026-07-28 wraps these with `resultType` and cache hints.
@@ -68,11 +92,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       'completion/complete',
       async (params, ctx) => {
         const { ref, argument, context } = decodeCompletion(params);
-        const completion = await ctx.engine.complete(ref, argument, context, ctx);
-        const wire: Wire = { values: completion.values };
-        if (completion.total !== undefined) wire.total = completion.total;
-        if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;
-        return { completion: wire };
+        return completionResult(await ctx.engine.complete(ref, argument, context, ctx));
       },
     ],
     ['resources/list', async (params, { engine }) => resourcePage(await engine.listResources(optionalString(params, 'cursor')))],
