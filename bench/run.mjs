@@ -857,7 +857,9 @@ function evaluateTargets() {
       s.rss <= budget,
       `${fmt.mb(s.rss)} vs ${fmt.mb(bytes)} + 30 MB = ${fmt.mb(budget)}`,
       (s.rss > budget ? `${fmt.mb(s.rss - budget)} over` : '') +
-        (floorSmall ? `; for scale, a bare Node ${process.version} process (the floor with ${CFG.coldSizes[0]} prompts) is ${fmt.mb(floorSmall)} on its own, and skillport with ${CFG.coldSizes[0]} skills ${fmt.mb(cli.sizes[CFG.coldSizes[0]].rss)}` : ''),
+        (floorSmall
+          ? `; for scale, a bare Node ${process.version} process (the floor with ${CFG.coldSizes[0]} prompts) is ${fmt.mb(floorSmall)} on its own, and skillport with ${CFG.coldSizes[0]} skills ${fmt.mb(cli.sizes[CFG.coldSizes[0]].rss)}; measured as growth over that bare process, ${fmt.mb(s.rss - floorSmall)} against the ${fmt.mb(budget)} allowance (${s.rss - floorSmall <= budget ? 'within it' : 'over it'})`
+          : ''),
     );
   }
   R.targets = T;
@@ -932,35 +934,26 @@ function analysis() {
   const missed = (prefix) => R.targets.some((t) => t.name.startsWith(prefix) && !t.met);
   const httpProf = R.profiles.find((p) => p.title.startsWith('skillport HTTP'));
   if (missed('HTTP throughput') || missed('HTTP p99')) {
-    const fetchLayer = shareOf(httpProf, (a) => /undici|web streams|events \/ AbortSignal/.test(a));
     const own = shareOf(httpProf, (a) => a.startsWith('skillport'));
-    const io = shareOf(httpProf, (a) => a.startsWith('native I/O') || a.startsWith('node: http'));
+    const io = shareOf(httpProf, (a) => a.startsWith('native I/O'));
+    const nodeHttp = shareOf(httpProf, (a) => a.startsWith('node:'));
+    const gc = shareOf(httpProf, (a) => a === 'GC');
+    const cpu = (id, era, w = 'get') => R.http?.table[w]?.[cellKey(id, era)]?.cpuUs;
+    const short = R.targets.find((t) => t.name.startsWith('HTTP throughput'));
     out.push(
-      `**HTTP throughput.** skillport's request work (its own dist/ code: routing, JSON-RPC, the engine) is ${fmt.pct(own)} of the profiled CPU; ` +
-        `${fmt.pct(fetchLayer)} goes to the WHATWG fetch layer it is built on (undici \`Request\`/\`Response\`/\`Headers\`, web streams, \`AbortSignal\`s) and ${fmt.pct(io)} to node:http and socket writes. ` +
-        'The floor pays only node:http + JSON.parse + one string. The gap is the adapter, not the protocol code:',
+      `**HTTP throughput.** In the profiled prompts/get run, ${fmt.pct(io)} of the CPU is the socket write itself (\`writev\`, which the floor pays too), ${fmt.pct(nodeHttp)} node's own HTTP, stream and event code, ${fmt.pct(gc)} GC, and ${fmt.pct(own)} skillport's code (routing, header checks, JSON-RPC, the engine, rendering, serializing). ` +
+        `Server CPU per prompts/get: skillport ${fmt.n(cpu('skillport', 'legacy'))} µs (2025-11-25 session) and ${fmt.n(cpu('skillport', 'modern'))} µs (2026-07-28), the floor ${fmt.n(cpu('floor', 'legacy'))} µs. ` +
+        'The node adapter builds no `Request`, `Response`, `Headers`, `URL` or `AbortSignal` per request (`src/transport/http/node.ts` reads the `IncomingMessage` and writes the reply straight to the `ServerResponse`), and list pages are written from bytes encoded once per catalogue version, which is why prompts/list beats the floor. What is left on the other workloads is work the floor does not do at all:',
     );
     out.push(
       [
-        '- `src/transport/http/node.ts` (toNodeHandler) builds, per request, a `Headers` (one `append` per raw header), a `URL`, an `AbortController`, a `ReadableStream` over the body and a `Request`; undici adds its own `AbortSignal` and listeners. Signal creation is not cheap on Node 20 (`createAbortSignal`, `makeTransferable` and `EventTarget` listener bookkeeping all show up in the profile).',
-        '- `src/transport/http/body.ts` `readBody` reads that stream back chunk by chunk with a reader and concatenates: two copies of a body node already had as a Buffer.',
-        '- Every JSON answer is still built as an undici `Response` (`exchange.ts` `jsonResponse`, with its body stream and `Headers`), although `node.ts` now writes the text it keeps in a WeakMap in one `res.end` with a Content-Length: the `Response` object is pure overhead on that path.',
-        (() => {
-          const modernCpu = R.http?.table.get?.[cellKey('skillport', 'modern')]?.cpuUs;
-          const legacyCpu = R.http?.table.get?.[cellKey('skillport', 'legacy')]?.cpuUs;
-          const floorCpu = R.http?.table.get?.[cellKey('floor', 'modern')]?.cpuUs;
-          const lead = '- On 2026-07-28 every request also gets a whole new `Connection` (`handler.ts` `modernPost` → `server.connect` → `createConnection`, with its in-flight `Map` and closures; its `AbortController`s are created only when a handler reads `ctx.signal` or `ctx.closing`) plus an `abort` listener on the `Request` signal';
-          const figures = `prompts/get: ${fmt.n(modernCpu)} µs of server CPU per request on 2026-07-28, ${fmt.n(legacyCpu)} µs in a 2025-11-25 session, ${fmt.n(floorCpu)} µs for the floor`;
-          return modernCpu > legacyCpu * 1.1
-            ? `${lead}, and it shows (${figures}). A stateless request needs no connection object: a fast path straight into the revision's handler would do.`
-            : `${lead}; in this run that costs about the same as a request in a legacy session (${figures}), so it is a smaller item than the fetch layer both share.`;
-        })(),
-        '- prompts/list (the workload closest to the floor) is built once per catalogue version and revision, and its JSON text is kept with it (`markStable` / `serializeMessage` in `src/jsonrpc/messages.ts`). The HTTP and stdio transports write it from UTF-8 bytes encoded once (`splitStableMessage`), so a list request costs about what the floor pays to write its precomputed string.',
-        '- At fixed concurrency the latency is mostly queueing (p50 ≈ connections ÷ throughput), so p99 follows throughput; the tail on top of it is GC from the per-request objects above.',
+        '- the protocol work proper: the body is checked for nesting depth and parsed, classified, routed by era, its headers checked against the body (2026-07-28 `Mcp-Method`/`Mcp-Name`/`MCP-Protocol-Version`), the prompt name and required arguments validated, the prompt rendered, the result encoded for its revision (2026-07-28 adds `resultType` and `_meta`), and the response serialized: a few µs that the floor replaces with a map lookup of a precomputed string;',
+        '- on 2026-07-28, a `Connection` per request (`handler.ts` `modernPost` → `server.connect`), with its in-flight `Map` and closures; and an exchange with two promises per request on both eras, so that an answer can still turn into an SSE stream if a notification comes first;',
+        '- node:http itself: a response with explicit headers and a `Content-Length` goes through `writeHead`, whose header bookkeeping the floor shares.',
       ].join('\n'),
     );
     out.push(
-      '**What would close it:** a node-native fast path in `toNodeHandler` for POSTs: read the body from the `IncomingMessage` into one Buffer (bounded by `maxBodyBytes`), route on `req.headers` without building `Headers`/`Request`, and hand back the JSON text without wrapping it in a `Response` (`res.writeHead(status, { "content-type", "content-length" }).end(json)`, as the floor does); build the web `Request`/`Response` only for SSE and for the fetch-shaped public API. Serve a 2026-07-28 request without a `Connection` object, and serialize every response with `serializeMessage` so that a list is never stringified twice. The floor shows the headroom: node:http alone serves the same bytes several times faster on this machine, and the server-CPU-per-request column shows the same gap without the machine noise.',
+      `**What would close it:** ${short?.detail ? `the gap (${short.detail}) ` : 'the gap '}is now the cost of doing the protocol at all against a server that does none: with the floor at about ${fmt.n(cpu('floor', 'legacy'))} µs of CPU per request, 0.8× when both are CPU-bound leaves a budget of about a quarter of that for everything skillport adds. Next steps, each worth a few µs: a stateless 2026-07-28 entry that runs the revision's handler without a \`Connection\`; a JSON answer written without the exchange's promises when the method can send no notification (\`prompts/get\`, \`completion/complete\`); caching the encoded result of a static prompt per argument set; and a header array handed to \`writeHead\` instead of an object. p99 follows throughput at fixed concurrency (queueing), so it moves with these too.`,
     );
   }
   if (missed('completion')) {
@@ -991,14 +984,13 @@ function analysis() {
     );
     out.push(
       [
-        '- The walk (`src/skills/scan.ts`, `walk`) starts every sibling folder at once (`Promise.all` over all 10,000 skill folders): 10,000 pending async calls with their `Dirent` arrays and closures live together, which is GC time and peak RSS.',
-        `- Each skill costs at least one \`readdir\` and one \`open\`/\`fstat\`/\`read\`/\`close\` per file${yaml > 0.03 ? ', plus a YAML parse of its frontmatter (`yaml` builds a full document per file)' : ' (frontmatter parsing barely registers in the profile)'}; a 10,000-skill folder is 10,000 directories, so the per-directory system calls dominate however each read is done.`,
-        '- After loading, the catalogue keeps per skill: the whole SKILL.md text, a `WalkEntry` (two path strings) per file and directory in the scan maps, the parsed frontmatter, the resources manifest with a SHA-256 digest per file, the prompt entry and its Skills-extension entry.',
-        '- `src/skills/provider.ts` `rebuild` re-reads the whole folder after any change, so the cold-start cost is also the reload cost in a large folder (see the reload section).',
+        '- The folder is walked one directory after another (`src/skills/scan.ts`), each file read with one `open`/`fstat`/`read`/`close` (`src/skills/confined-fs.ts`, `O_NOFOLLOW` so a symlink cannot lead out of the folder), and hashed (SHA-256, for the Skills-extension digests and to notice a changed file): about ten system calls per skill, which no Node fs API makes much fewer.',
+        '- The catalogue keeps metadata, not file bodies: SKILL.md is read again (and its digest checked) on prompts/get; resources, manifests and directory listings are built on first use per catalogue version. What stays per skill is about 1 KB of live objects (record, frontmatter, digest, URIs, the prompt entry).',
+        "- The rest of the RSS is Node itself and V8's heap reserve: a bare Node process is already above the allowance.",
       ].join('\n'),
     );
     out.push(
-      `**What would close it:** walk with a bounded queue instead of \`Promise.all\` over every folder; ${yaml > 0.03 ? 'parse frontmatter with a small line-based reader for the common `name`/`description` case and fall back to `yaml` only for anything richer; ' : ''}keep only what listing needs (name, description, path, size) and read the body, digest and file manifest lazily on \`prompts/get\`, \`resources/read\` and \`skills/get\`; drop the scan maps once the catalogue is built; and on reload re-read only the skill folders the watcher names. The RSS allowance also needs a reference point: a bare Node process is already above skill bytes + 30 MB here, so the target is only reachable as growth over the process baseline.`,
+      `**What would close it:** the RSS allowance needs a reference point: a bare Node process is ${fmt.mb(floor?.sizes[CFG.coldSizes[0]]?.rss)} here, above skill bytes + 30 MB on its own, so the target is only reachable as growth over the process baseline. Beyond that: a more compact catalogue (digests as binary in one buffer, URIs built on demand), loading the YAML parser only when a frontmatter needs it, and V8 heap options on the node command line.`,
     );
   }
   if (missed('Resident memory')) {
