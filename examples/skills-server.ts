@@ -4,7 +4,7 @@ import { serveStdio } from 'skillport/stdio';
 
 // A skills folder served next to prompts written in code, reloaded when its files change.
 const folder = await loadSkillsFolder(['./skills'], { watch: true });
-const extra = staticPrompts([definePrompt({ name: 'standup', description: 'Write a stand-up update.', get: () => 'Summarise what I did yesterday.' })]);
+const extra = staticPrompts([definePrompt({ name: 'standup', description: 'Write a stand-up update.', output: 'Summarise what I did yesterday.' })]);
 
 const server = createServer({
   name: 'team-prompts',

@@ -18,7 +18,8 @@ const definitions = prompts.map((p) =>
       required: a.required,
       ...(a.completes ? { complete: values } : {}),
     })),
-    get: (args) => p.render(args),
+    // A prompt without arguments is the same for every request: declared as a fixed output.
+    ...(p.arguments.length === 0 ? { output: p.render({}) } : { get: (args) => p.render(args) }),
   }),
 );
 

@@ -41,22 +41,58 @@ export type PromptArgs<A extends readonly PromptArgumentDefinition[]> = {
 /** What `get` may return: a full result, a list of messages, or one user text. */
 export type PromptOutput = PromptResult | PromptMessage[] | string;
 
-/** The input of {@link definePrompt}. */
-export interface PromptDefinitionInput<A extends readonly PromptArgumentDefinition[]> {
+/** What every {@link definePrompt} input declares. */
+interface PromptDeclaration<A extends readonly PromptArgumentDefinition[]> {
   name: string;
   title?: string;
   description?: string;
   icons?: Icon[];
   _meta?: Meta;
   arguments?: A;
-  get(args: PromptArgs<A>, ctx: RequestContext): Awaitable<PromptOutput>;
 }
+
+/**
+ * The input of {@link definePrompt}: a `get` that builds the prompt for each
+ * request, or a fixed `output`, the same for every request, which the server
+ * builds, encodes and serializes once.
+ */
+export type PromptDefinitionInput<A extends readonly PromptArgumentDefinition[]> = PromptDeclaration<A> &
+  (
+    | { get(args: PromptArgs<A>, ctx: RequestContext): Awaitable<PromptOutput>; output?: never }
+    | { output: PromptOutput; get?: never }
+  );
 
 /** A defined prompt: its listing entry, how to get it, how to complete its arguments. */
 export interface PromptDefinition {
   readonly prompt: Prompt;
   get(args: Record<string, string>, ctx: RequestContext): Promise<PromptResult>;
   complete(argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
+}
+
+/** Results of fixed prompts: deep-frozen, shared by every request. */
+const fixedResults = new WeakSet<PromptResult>();
+
+/**
+ * Whether `result` is a fixed prompt's result (see {@link PromptDefinitionInput}):
+ * the same frozen object for every request, so a protocol layer may encode it once.
+ */
+export function isFixedResult(result: PromptResult): boolean {
+  return fixedResults.has(result);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** A fixed output as a result of its own: copied (the caller keeps theirs), frozen and registered. */
+function fixedResult(output: PromptOutput): PromptResult {
+  const result = deepFreeze(structuredClone(toResult(output)));
+  fixedResults.add(result);
+  return result;
 }
 
 function toResult(output: PromptOutput): PromptResult {
@@ -76,6 +112,8 @@ function toResult(output: PromptOutput): PromptResult {
  *   arguments: [{ name: 'language', required: true, complete: ['go', 'python', 'typescript'] }] as const,
  *   get: ({ language }) => `Review this ${language} code for bugs and style.`,
  * });
+ * // The same for every request: built once.
+ * const standup = definePrompt({ name: 'standup', output: 'Summarise what I did yesterday.' });
  */
 export function definePrompt<const A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[]>(input: PromptDefinitionInput<A>): PromptDefinition {
   const prompt: Prompt = { name: input.name };
@@ -101,10 +139,14 @@ export function definePrompt<const A extends readonly PromptArgumentDefinition[]
     }
   }
 
+  const { get, output } = input as { get?: PromptDefinitionInput<A>['get']; output?: PromptOutput };
+  if ((get === undefined) === (output === undefined)) throw new TypeError(`Prompt "${input.name}" needs exactly one of get and output`);
+  const fixed = output === undefined ? undefined : fixedResult(output);
+
   return {
     prompt,
     async get(args, ctx) {
-      return toResult(await input.get(args as PromptArgs<A>, ctx));
+      return fixed ?? toResult(await get!(args as PromptArgs<A>, ctx));
     },
     async complete(argument, context, ctx) {
       const completer = completers.get(argument.name);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { combinePrompts } from '../../src/core/combine.js';
 import { silentLogger } from '../../src/core/context.js';
-import { definePrompt, livePrompts, staticPrompts } from '../../src/core/prompts.js';
+import { definePrompt, isFixedResult, livePrompts, staticPrompts } from '../../src/core/prompts.js';
 
 const ctx = { signal: new AbortController().signal, logger: silentLogger };
 
@@ -38,6 +38,26 @@ describe('definePrompt', () => {
     expect(await prompt.complete({ name: 'a', value: 't' }, { arguments: {} }, ctx)).toMatchObject({ values: ['two', 'three'] });
     expect(await prompt.complete({ name: 'b', value: 'x' }, { arguments: { a: 'one' } }, ctx)).toEqual({ values: ['one-x'] });
     expect(await prompt.complete({ name: 'c', value: '' }, { arguments: {} }, ctx)).toEqual({ values: [] });
+  });
+
+  it('serves a fixed output as one frozen result, leaving the caller\'s object alone', async () => {
+    const mine = { description: 'd', messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'fixed' } }] };
+    const prompt = definePrompt({ name: 'f', output: mine });
+    const first = await prompt.get({}, ctx);
+    expect(first).toEqual(mine);
+    expect(await prompt.get({}, ctx)).toBe(first);
+    expect(isFixedResult(first)).toBe(true);
+    expect(Object.isFrozen(first.messages[0]!.content)).toBe(true);
+    expect(Object.isFrozen(mine) || Object.isFrozen(mine.messages)).toBe(false);
+    // A prompt built per request is not fixed, even when its output never changes.
+    const built = definePrompt({ name: 'g', get: () => 'fixed' });
+    expect(isFixedResult(await built.get({}, ctx))).toBe(false);
+    expect(await definePrompt({ name: 'h', output: 'hi' }).get({}, ctx)).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
+  });
+
+  it('needs exactly one of get and output', () => {
+    expect(() => definePrompt({ name: 'p' } as never)).toThrow(/exactly one of get and output/);
+    expect(() => definePrompt({ name: 'p', get: () => '', output: '' } as never)).toThrow(/exactly one of get and output/);
   });
 
   it('rejects an argument declared twice', () => {

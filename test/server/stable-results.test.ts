@@ -177,3 +177,34 @@ describe('completion answers over a fixed list', () => {
     server.close();
   });
 });
+
+describe('fixed prompts', () => {
+  it('answer prompts/get with one result per revision, encoded and serialized once', async () => {
+    const server = createServer({
+      name: 't',
+      version: '1',
+      prompts: staticPrompts([
+        definePrompt({ name: 'fixed', description: 'Fixed.', output: 'A body that never changes.' }),
+        definePrompt({ name: 'built', get: () => 'A body that never changes.' }),
+      ]),
+    });
+    for (const era of ERAS) {
+      const connection = await open(server, era);
+      const get = async (id: number, name: string) => {
+        const params: Message = { name };
+        if (era === '2026-07-28') params._meta = META;
+        const response = (await connection.receive({ jsonrpc: '2.0', id, method: 'prompts/get', params })) as Message;
+        expect(serializeMessage(response as JsonRpcResponse)).toBe(JSON.stringify(response));
+        return response.result;
+      };
+      const fixed = await get(1, 'fixed');
+      expect(fixed.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'A body that never changes.' } }]);
+      expect(await get(2, 'fixed')).toBe(fixed);
+      const built = await get(3, 'built');
+      expect(built.messages).toEqual(fixed.messages);
+      expect(await get(4, 'built')).not.toBe(built);
+      connection.close('disconnect');
+    }
+    server.close();
+  });
+});

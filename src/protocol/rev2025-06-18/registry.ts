@@ -3,7 +3,8 @@
  * 2025-11-25 can reuse it with icons switched on.
  */
 import type { EngineEvent } from '../../core/engine.js';
-import type { Completion, Prompt, Resource, ResourceTemplate } from '../../core/model.js';
+import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate } from '../../core/model.js';
+import { isFixedResult } from '../../core/prompts.js';
 import type { Page } from '../../core/paginate.js';
 import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
 import type { MethodHandler } from '../revision.js';
@@ -42,6 +43,25 @@ function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => W
     }
     return result;
   };
+}
+
+/** Encoded results of fixed prompts, per result and shape. */
+const fixedPromptResults = new WeakMap<PromptResult, Map<Shape, Wire>>();
+
+/** A fixed prompt's result is encoded once per shape and marked stable (serialized once too). */
+function promptResult(result: PromptResult, shape: Shape): Wire {
+  if (!isFixedResult(result)) return encodePromptResult(result, shape);
+  let byShape = fixedPromptResults.get(result);
+  if (!byShape) {
+    byShape = new Map();
+    fixedPromptResults.set(result, byShape);
+  }
+  let wire = byShape.get(shape);
+  if (!wire) {
+    wire = markStable(encodePromptResult(result, shape));
+    byShape.set(shape, wire);
+  }
+  return wire;
 }
 
 function encodeCompletion(completion: Completion): Wire {
@@ -85,7 +105,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       async (params, ctx) => {
         const name = requireString(params, 'name');
         const args = stringMap(params.arguments, 'arguments');
-        return encodePromptResult(await ctx.engine.getPrompt(name, args, ctx), shape);
+        return promptResult(await ctx.engine.getPrompt(name, args, ctx), shape);
       },
     ],
     [
