@@ -2,7 +2,7 @@
  * serveStdio writes a shared list result from bytes encoded once: the lines
  * must be exactly what JSON.stringify gives, every time, and follow a reload.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createServer, definePrompt, livePrompts } from '../../src/index.js';
 import { serveStdio } from '../../src/stdio.js';
@@ -50,6 +50,42 @@ describe('serveStdio with stable results', () => {
     expect(JSON.parse(third).id).toBe(2);
     input.end();
     await running.done;
+    server.close();
+  });
+});
+
+describe('serveStdio output batching', () => {
+  it('sends the answers to pipelined requests in a few writes, all of them, in full lines', async () => {
+    const server = createServer({ name: 't', version: '1', prompts: livePrompts(prompts(['a'])) });
+    const input = new PassThrough();
+    let writes = 0;
+    let text = '';
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        writes++;
+        text += chunk.toString('utf8');
+        callback();
+      },
+      writev(chunks, callback) {
+        writes++;
+        for (const { chunk } of chunks) text += (chunk as Buffer).toString('utf8');
+        callback();
+      },
+    });
+    const running = serveStdio(server, { input, output });
+    const count = 200;
+    let batch = '';
+    for (let id = 1; id <= count; id++) batch += `${JSON.stringify({ jsonrpc: '2.0', id, method: 'prompts/get', params: { name: 'a', _meta: META } })}\n`;
+    input.write(batch);
+    for (let i = 0; i < 100 && text.split('\n').filter(Boolean).length < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const lines = text.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(count);
+    expect(new Set(lines.map((line) => JSON.parse(line).id)).size).toBe(count);
+    expect(writes).toBeLessThan(count / 10);
+    // Stopping flushes what the last turn wrote.
+    input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'prompts/get', params: { name: 'a', _meta: META } })}\n`);
+    await running.done;
+    expect(text.trimEnd().split('\n').at(-1)).toContain('"id":"last"');
     server.close();
   });
 });
