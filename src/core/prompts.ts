@@ -88,11 +88,19 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Makes `result` a fixed result: frozen throughout and registered, so the
+ * protocol layer encodes and serializes it once. For providers that build a
+ * result once and hand the same object to every request.
+ */
+export function fixResult(result: PromptResult): PromptResult {
+  fixedResults.add(deepFreeze(result));
+  return result;
+}
+
 /** A fixed output as a result of its own: copied (the caller keeps theirs), frozen and registered. */
 function fixedResult(output: PromptOutput): PromptResult {
-  const result = deepFreeze(structuredClone(toResult(output)));
-  fixedResults.add(result);
-  return result;
+  return fixResult(structuredClone(toResult(output)));
 }
 
 function toResult(output: PromptOutput): PromptResult {

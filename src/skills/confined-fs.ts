@@ -38,7 +38,22 @@ function isInside(root: string, candidate: string): boolean {
  * link between the check and the read is refused, never waited on (opening a
  * FIFO for reading blocks until a writer comes, and holds a thread meanwhile).
  */
-function readRegular(path: string): { bytes: Uint8Array } | { refused: Refusal } {
+/**
+ * What identifies one version of a file without reading it: device, inode,
+ * size and change times. A file rewritten in place, replaced or swapped for a
+ * link gets another stamp; one that did not change keeps it.
+ */
+function stampOf(info: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+}
+
+/** The bytes of a file and its {@link stampOf stamp} when they were read. */
+export interface FileRead {
+  bytes: Uint8Array;
+  stamp: string;
+}
+
+function readRegular(path: string): FileRead | { refused: Refusal } {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
@@ -50,11 +65,12 @@ function readRegular(path: string): { bytes: Uint8Array } | { refused: Refusal }
     if (!info.isFile()) return { refused: 'not-regular' };
     // One read of the size fstat reported (what readFileSync does after a
     // second fstat of its own); a file that reports no size is read to its end.
-    if (info.size === 0) return { bytes: readFileSync(fd) };
+    const stamp = stampOf(info);
+    if (info.size === 0) return { bytes: readFileSync(fd), stamp };
     const bytes = Buffer.allocUnsafe(info.size);
     let length = 0;
     for (let n = -1; n !== 0 && length < bytes.length; length += n) n = readSync(fd, bytes, length, bytes.length - length, null);
-    return { bytes: bytes.subarray(0, length) };
+    return { bytes: bytes.subarray(0, length), stamp };
   } catch {
     return { refused: 'missing' };
   } finally {
@@ -85,11 +101,19 @@ export interface ConfinedFs {
    */
   list(relDir: string, absDir?: string): Promise<{ entries: WalkEntry[]; refused: Array<{ rel: string; reason: Refusal }> }>;
   /** Reads a file the walker just listed (its path is already resolved and confined). */
-  readListed(entry: WalkEntry): Promise<{ bytes: Uint8Array } | { refused: Refusal }>;
+  readListed(entry: WalkEntry): Promise<FileRead | { refused: Refusal }>;
   /** Reads a regular file inside the root; undefined with a reason when refused. */
-  read(rel: string): Promise<{ bytes: Uint8Array } | { refused: Refusal }>;
+  read(rel: string): Promise<FileRead | { refused: Refusal }>;
   /** {@link read} without the yield: for one file a request needs now. */
-  readNow(rel: string): { bytes: Uint8Array } | { refused: Refusal };
+  readNow(rel: string): FileRead | { refused: Refusal };
+  /**
+   * The stamp of a file the catalogue read, in one `stat`, to tell whether it
+   * may have changed since; undefined when it is gone. Equal to the stamp of
+   * the read only if it is still the same file, unchanged (a link swapped in
+   * anywhere on the path leads to another inode), so it decides when to read
+   * again, never what to serve: that comes from a confined, digest-checked read.
+   */
+  stampNow(rel: string): string | undefined;
 }
 
 /** Opens `dir` for confined access; throws when it is not a directory. */
@@ -120,7 +144,7 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
     return { refused: 'not-regular' };
   }
 
-  function readNow(rel: string): { bytes: Uint8Array } | { refused: Refusal } {
+  function readNow(rel: string): FileRead | { refused: Refusal } {
     const target = resolveSafe(rel);
     if ('refused' in target) return target;
     if (target.kind !== 'file') return { refused: 'not-regular' };
@@ -173,5 +197,13 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       return readNow(rel);
     },
     readNow,
+    stampNow(rel) {
+      try {
+        const info = statSync(join(root, rel), { throwIfNoEntry: false });
+        return info ? stampOf(info) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

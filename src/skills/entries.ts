@@ -5,7 +5,8 @@
  * each directory of a skill for `resources/directory/read`.
  */
 import { type ResolvedCompleter, resolveCompleter } from '../core/completers.js';
-import type { Prompt, PromptArgument, Resource } from '../core/model.js';
+import type { Prompt, PromptArgument, PromptResult, Resource } from '../core/model.js';
+import { fixResult } from '../core/prompts.js';
 import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
 import { parseFrontmatter } from './frontmatter.js';
@@ -20,7 +21,36 @@ export interface PromptEntry {
   prompt: Prompt;
   /** Renders the prompt's text and full description; throws {@link ArgumentValueError} for a bad value. */
   render(args: Record<string, string>): { text: string; description: string | undefined };
+  /**
+   * The result for `args` when it does not depend on them (no declared
+   * argument is used): built once, frozen and shared, so it is also encoded
+   * once. Undefined when the prompt must be rendered for this request.
+   */
+  fixed?(args: Record<string, string>): PromptResult | undefined;
   completers: ReadonlyMap<string, ResolvedCompleter>;
+}
+
+/** The result of a rendered prompt: one user message, with the full description when there is one. */
+export function promptResultOf(text: string, description: string | undefined): PromptResult {
+  const messages: PromptResult['messages'] = [{ role: 'user', content: { type: 'text', text } }];
+  return description === undefined ? { messages } : { description, messages };
+}
+
+/** An entry whose text never depends on its arguments: its result is built on first use, once. */
+function constantEntry(prompt: Prompt, completers: ReadonlyMap<string, ResolvedCompleter>, build: () => { text: string; description: string | undefined }): PromptEntry {
+  let result: PromptResult | undefined;
+  return {
+    prompt,
+    completers,
+    render: build,
+    fixed() {
+      if (!result) {
+        const { text, description } = build();
+        result = fixResult(promptResultOf(text, description));
+      }
+      return result;
+    },
+  };
 }
 
 /** Thrown by a render when an argument value is not acceptable; the provider maps it to -32602. */
@@ -62,8 +92,10 @@ function describeReference(text: string, fallback: string): string {
  * The prompt of a skill: SKILL.md verbatim, frontmatter included, with
  * reference citations rewritten. Declared `{{name}}` placeholders are
  * substituted in the body only; a `locale` argument picks a `SKILL.<locale>.md`.
- * SKILL.md is read from `fs` when rendered, and must still be what was loaded
- * (else it throws a StaleFileError and the caller reloads).
+ * SKILL.md is served as loaded while its stamp (one `stat`) is unchanged;
+ * otherwise it is read again and must still have the loaded digest (else a
+ * StaleFileError, and the caller reloads), so a file edited without `--watch`
+ * is never served in a version the catalogue did not describe.
  */
 export function skillPrompt(skill: SkillRecord, targets: CitationTargets, fs: ConfinedFs): PromptEntry {
   return new SkillPrompt(skill, targets, fs);
@@ -77,6 +109,9 @@ class SkillPrompt implements PromptEntry {
   readonly #targets: CitationTargets;
   readonly #fs: ConfinedFs;
   readonly #localized: boolean;
+  /** The stamp under which SKILL.md was last seen unchanged. */
+  #stamp: string;
+  #fixed: PromptResult | undefined;
 
   constructor(skill: SkillRecord, targets: CitationTargets, fs: ConfinedFs) {
     const args = skill.args.map(toArgument);
@@ -90,6 +125,25 @@ class SkillPrompt implements PromptEntry {
     this.#targets = targets;
     this.#fs = fs;
     this.#localized = localized;
+    this.#stamp = skill.stamp;
+  }
+
+  /** SKILL.md's text, checked to be what the catalogue read. */
+  #text(): string {
+    const skill = this.#skill;
+    const stamp = this.#fs.stampNow(skill.file.rel);
+    if (stamp !== undefined && stamp === this.#stamp) return skill.text;
+    // Touched, moved or rewritten: only the bytes can tell. Same digest, same text.
+    readVerified(this.#fs, skill.file);
+    if (stamp !== undefined) this.#stamp = stamp;
+    return skill.text;
+  }
+
+  fixed(values: Record<string, string>): PromptResult | undefined {
+    if (this.#skill.args.length > 0 || (this.#localized && values.locale !== undefined && values.locale !== '')) return undefined;
+    this.#text();
+    this.#fixed ??= fixResult(promptResultOf(rewriteCitations(this.#skill.text, this.#targets), this.#skill.description));
+    return this.#fixed;
   }
 
   render(values: Record<string, string>): { text: string; description: string | undefined } {
@@ -104,7 +158,7 @@ class SkillPrompt implements PromptEntry {
       }
       ({ text, bodyOffset, description } = variant);
     }
-    text ??= readVerified(this.#fs, skill.file);
+    text ??= this.#text();
     // Only skills that declare arguments are substituted, and only in the body:
     // a skill without arguments is served exactly as written.
     if (skill.args.length > 0) text = text.slice(0, bodyOffset) + substituteTemplate(text.slice(bodyOffset), values);
@@ -115,7 +169,7 @@ class SkillPrompt implements PromptEntry {
 /** The prompt of a reference document: its text verbatim, citations rewritten. */
 export function referencePrompt(name: string, text: string, fallbackDescription: string, targets: CitationTargets): PromptEntry {
   const description = firstSentence(describeReference(text, fallbackDescription));
-  return { prompt: { name, description }, render: () => ({ text: rewriteCitations(text, targets), description }), completers: NO_COMPLETERS };
+  return constantEntry({ name, description }, NO_COMPLETERS, () => ({ text: rewriteCitations(text, targets), description }));
 }
 
 /** The prompt of a prompt file (Markdown, Claude Code command, VS Code prompt file). */

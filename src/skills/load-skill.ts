@@ -45,12 +45,12 @@ export interface SkillRecord {
   uri: string;
   frontmatter: Record<string, unknown> & { name: string; description: string };
   description: string;
-  /**
-   * Where the body of SKILL.md starts. The text itself is not kept: it is read
-   * again when the prompt is rendered and checked against {@link file}'s digest
-   * (see {@link readVerified}), so a folder of skills costs its metadata, not its bytes.
-   */
+  /** SKILL.md as read, served while {@link stamp} says the file is unchanged. */
+  text: string;
+  /** Where the body of SKILL.md starts. */
   bodyOffset: number;
+  /** The stamp of SKILL.md when it was read (see ConfinedFs.stampNow). */
+  stamp: string;
   /** The SKILL.md record (also the first of {@link files}). */
   file: SkillFileRecord;
   args: readonly DeclaredArgument[];
@@ -200,7 +200,9 @@ export async function loadSkill(
     uri,
     frontmatter,
     description: frontmatter.description,
+    text,
     bodyOffset: parsed.value.bodyOffset,
+    stamp: read.stamp,
     file,
     args: args.length > 0 ? args : NONE,
     locales: locales ? locales.sort((a, b) => (a.locale < b.locale ? -1 : 1)) : NONE,

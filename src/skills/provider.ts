@@ -16,6 +16,7 @@ import { parseUriTemplate } from '../core/uri-template.js';
 import { InvalidParamsError, ProtocolError, ErrorCode } from '../jsonrpc/errors.js';
 import { rankCompletions } from '../core/rank.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
+import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';
 import { decodeUtf8, digestOf, StaleFileError } from './load-skill.js';
 import { type TreeWatcher, watchTree } from './watch-tree.js';
@@ -140,6 +141,8 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     if (!entry) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
     let rendered: { text: string; description: string | undefined };
     try {
+      const fixed = entry.fixed?.(args);
+      if (fixed) return fixed;
       rendered = entry.render(args);
     } catch (error) {
       if (error instanceof ArgumentValueError) throw new InvalidParamsError(error.message, { name });
@@ -151,8 +154,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
       }
       throw error;
     }
-    const result = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: rendered.text } }] };
-    return rendered.description === undefined ? result : { description: rendered.description, ...result };
+    return promptResultOf(rendered.text, rendered.description);
   }
 
   const prompts: PromptProvider = {

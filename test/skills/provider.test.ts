@@ -3,10 +3,11 @@
  * its change events, and what stays outside the served folder.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isFixedResult } from '../../src/core/prompts.js';
 import { loadSkillsFolder, type SkillsFolder } from '../../src/skills/provider.js';
 import { ROOT } from '../_stdio-client.js';
 
@@ -145,6 +146,28 @@ describe('loadSkillsFolder', () => {
     expect((await folder.prompts.list()).find((p) => p.name === 'tidy')?.description).toBe('Tidies things, now with a new description.');
     rmSync(join(dir, 'gone'), { recursive: true });
     await expect(async () => text('gone')).rejects.toMatchObject({ name: 'InvalidParamsError' });
+  });
+
+  it('serves an argument-less skill as one shared result while SKILL.md is unchanged, and follows a same-size rewrite with the old times put back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillport-fixed-'));
+    temps.push(dir);
+    skill(dir, 'tidy', 'Tidies things.', 'Body AAAA.');
+    const folder = await open(dir);
+    const first = await folder.prompts.get('tidy', {}, ctx);
+    expect(first.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Body AAAA.') });
+    expect(await folder.prompts.get('tidy', {}, ctx)).toBe(first);
+    expect(isFixedResult(first)).toBe(true);
+    // Touched, same bytes: the same result, after one verified read.
+    const file = join(dir, 'tidy', 'SKILL.md');
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    expect(await folder.prompts.get('tidy', {}, ctx)).toBe(first);
+    // Rewritten in place with as many bytes, and the old times put back: the change time still moves.
+    const { atime, mtime } = statSync(file);
+    skill(dir, 'tidy', 'Tidies things.', 'Body BBBB.');
+    utimesSync(file, atime, mtime);
+    const rewritten = await folder.prompts.get('tidy', {}, ctx);
+    expect(rewritten.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Body BBBB.') });
   });
 
   it('serves a skill with a non-ASCII folder and name under a percent-encoded URI, with a warning', async () => {
