@@ -985,7 +985,7 @@ function analysis() {
     out.push(
       [
         '- The folder is walked one directory after another (`src/skills/scan.ts`), each file read with one `open`/`fstat`/`read`/`close` (`src/skills/confined-fs.ts`, `O_NOFOLLOW` so a symlink cannot lead out of the folder), and hashed (SHA-256, for the Skills-extension digests and to notice a changed file): about ten system calls per skill, which no Node fs API makes much fewer.',
-        '- The catalogue keeps metadata, not file bodies: SKILL.md is read again (and its digest checked) on prompts/get; resources, manifests and directory listings are built on first use per catalogue version. What stays per skill is about 1 KB of live objects (record, frontmatter, digest, URIs, the prompt entry).',
+        '- The catalogue keeps per skill its SKILL.md text (the allowance counts those bytes), its metadata (record, frontmatter, digest, URIs, the prompt entry: about 1 KB of live objects), and builds resources, manifests and directory listings on first use per catalogue version.',
         "- The rest of the RSS is Node itself and V8's heap reserve: a bare Node process is already above the allowance.",
       ].join('\n'),
     );
