@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   classify,
@@ -51,6 +52,17 @@ describe('parseMessage', () => {
   it('does not count brackets inside strings, escaped quotes included', () => {
     expect(nestingDepthExceeds(JSON.stringify({ a: '[[[[{{{{\\"[[[[' }), 2)).toBe(false);
     expect(nestingDepthExceeds('{"a":{"b":{"c":1}}}', 2)).toBe(true);
+  });
+
+  it('agrees with the depth of the parsed value, for any JSON and any limit', () => {
+    const depthOf = (value: unknown): number =>
+      typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 }), (text, limit) => {
+        expect(nestingDepthExceeds(text, limit)).toBe(depthOf(JSON.parse(text)) > limit);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('answers malformed JSON with -32700', () => {
