@@ -20,6 +20,8 @@ export interface ExchangeOptions {
   statusFor(response: JsonRpcResponse): number;
   /** Called when the client closes an SSE answer before it ends. */
   onClientGone?: () => void;
+  /** Called once when the answer is complete (JSON sent, or SSE stream ended). */
+  onDone?: () => void;
   /** Extra response headers (such as `Mcp-Session-Id`). */
   headers?: Record<string, string>;
 }
@@ -28,8 +30,6 @@ export interface ExchangeOptions {
 export interface Exchange {
   /** Resolves once the answer can start: at the response, or at the first notification. */
   readonly response: Promise<HttpReply>;
-  /** Resolves when the answer is complete (JSON sent, or SSE stream ended). */
-  readonly done: Promise<void>;
   /** Sends a notification that belongs to the request; it switches the answer to SSE. */
   notify(notification: JsonRpcNotification): void;
   /** Sends the final response (or nothing, for a cancelled request) and ends the answer. */
@@ -58,15 +58,18 @@ export function messageReply(message: JsonRpcResponse, status: number, headers?:
 /** Starts an exchange in the pending state. */
 export function createExchange(options: ExchangeOptions): Exchange {
   let resolveResponse!: (reply: HttpReply) => void;
-  let resolveDone!: () => void;
   const response = new Promise<HttpReply>((resolve) => {
     resolveResponse = resolve;
   });
-  const done = new Promise<void>((resolve) => {
-    resolveDone = resolve;
-  });
   let stream: SseStream | undefined;
   let finished = false;
+  let done = false;
+  // A callback, not a promise: most answers are one JSON body, and this is per request.
+  function markDone(): void {
+    if (done) return;
+    done = true;
+    options.onDone?.();
+  }
 
   function startStream(status: number): SseStream {
     const opened = createSseStream({
@@ -74,7 +77,7 @@ export function createExchange(options: ExchangeOptions): Exchange {
       onCancel: () => {
         if (!finished) options.onClientGone?.();
         finished = true;
-        resolveDone();
+        markDone();
       },
     });
     resolveResponse({ status, headers: { ...sseHeaders(), ...options.headers }, body: opened.body });
@@ -83,7 +86,6 @@ export function createExchange(options: ExchangeOptions): Exchange {
 
   return {
     response,
-    done,
     notify(notification) {
       if (finished) return;
       if (!stream) {
@@ -109,7 +111,7 @@ export function createExchange(options: ExchangeOptions): Exchange {
         sse.send(message);
         sse.close();
       }
-      resolveDone();
+      markDone();
     },
   };
 }

@@ -32,7 +32,7 @@ import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, protectedResourceMetadata } from './auth.js';
 import { requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
-import { createExchange, type Exchange, jsonReply } from './exchange.js';
+import { createExchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import { preflight, withCors } from './cors.js';
 import { createLegacyEra } from './legacy.js';
@@ -75,7 +75,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   (sweeper as { unref?: () => void }).unref?.();
 
   /** Answers in flight, so close() can wait for them. */
-  const pending = new Set<Promise<void>>();
+  let answering = 0;
+  let allAnswered: (() => void) | undefined;
   /** Connections of 2026 requests in flight, so close() can end listen requests. */
   const modern = new Set<{ close(reason: 'disconnect' | 'shutdown'): void }>();
   let closing = false;
@@ -105,9 +106,15 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     };
   }
 
-  function track(exchange: Exchange): void {
-    pending.add(exchange.done);
-    void exchange.done.finally(() => pending.delete(exchange.done));
+  /** Counts an answer in flight until the returned function is called (once). */
+  function track(): () => void {
+    answering++;
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      if (--answering === 0) allAnswered?.();
+    };
   }
 
   function internalError(id: JsonRpcRequest['id'], error: unknown): JsonRpcResponse {
@@ -132,17 +139,24 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     const rejection = checkModernRequest(request.headers, message);
     if (rejection) return jsonReply(rejection.body, rejection.status);
     if (message.method === 'subscriptions/listen' && !accept.sse) return reject(Rejections.StreamNotAcceptable, message.id);
-    const release = message.method === 'subscriptions/listen' ? takeStream(request) : () => {};
-    if (!release) return reject(Rejections.TooManyStreams, message.id);
+    const release = message.method === 'subscriptions/listen' ? takeStream(request) : undefined;
+    if (message.method === 'subscriptions/listen' && !release) return reject(Rejections.TooManyStreams, message.id);
 
     let connection: ReturnType<Server['connect']> | undefined;
     const disconnect = (): void => connection?.close('disconnect');
+    const answered = track();
     const exchange = createExchange({
       accept,
       keepAliveMs,
       statusFor: modernStatus,
       // A closed response stream cancels the request (2026-07-28 streamable-http §Cancellation).
       onClientGone: disconnect,
+      onDone: release
+        ? () => {
+            answered();
+            release();
+          }
+        : answered,
     });
     connection = server.connect({
       send(outgoing) {
@@ -151,28 +165,30 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     });
     const handle = connection;
     modern.add(handle);
-    track(exchange);
-    void exchange.done.finally(release);
     const stopWatching = request.onAbort(disconnect);
-    handle
-      .receive(message)
-      .then((response) => exchange.finish(response))
-      .catch((error: unknown) => exchange.finish(internalError(message.id, error)))
-      .finally(() => {
-        stopWatching();
-        // Nothing is left in flight on a one-request connection: no close needed.
-        modern.delete(handle);
-      });
+    const settle = (response: JsonRpcResponse | undefined): void => {
+      exchange.finish(response);
+      stopWatching();
+      // Nothing is left in flight on a one-request connection: no close needed.
+      modern.delete(handle);
+    };
+    handle.receive(message).then(settle, (error: unknown) => settle(internalError(message.id, error)));
     return exchange.response;
   }
 
   // ---- Routing ----
 
-  async function post(request: HttpRequest): Promise<HttpReply> {
+  // Routing functions return a reply, or a promise of one only where they must
+  // wait: every async step is a few microtask turns, and this runs per request.
+
+  function post(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (!isJsonContentType(request.headers.get(HEADER.contentType))) return reject(Rejections.UnsupportedMediaType);
     const accept = parseAccept(request.headers.get(HEADER.accept));
     if (!accept.json && !accept.sse) return reject(Rejections.NotAcceptable);
-    const bytes = await request.readBody(maxBody);
+    return request.readBody(maxBody).then((bytes) => postBody(request, accept, bytes));
+  }
+
+  function postBody(request: HttpRequest, accept: Acceptable, bytes: Uint8Array | undefined): HttpReply | Promise<HttpReply> {
     if (!bytes) return reject(Rejections.PayloadTooLarge);
     let text: string;
     try {
@@ -210,7 +226,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return store.get(id.trim()) ?? reject(Rejections.SessionNotFound);
   }
 
-  async function route(request: HttpRequest): Promise<HttpReply> {
+  function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (closing) return reject(Rejections.ShuttingDown);
     // DNS-rebinding defence first, before anything else is revealed.
     if (!hostAllowed(request.host)) return reject(Rejections.HostNotAllowed);
@@ -219,11 +235,12 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!originAllowed(origin)) return reject(Rejections.OriginNotAllowed);
     // A browser page on an allowed origin: answer its preflight, and let it read the answers.
     if (request.method === 'OPTIONS') return preflight(request, origin, sessionsEnabled ? METHODS_ALLOWED : 'POST');
-    return withCors(await routeAllowed(request), origin);
+    const answer = routeAllowed(request);
+    return answer instanceof Promise ? answer.then((reply) => withCors(reply, origin)) : withCors(answer, origin);
   }
 
   /** Routes a request that passed the DNS-rebinding checks. */
-  async function routeAllowed(request: HttpRequest): Promise<HttpReply> {
+  function routeAllowed(request: HttpRequest): HttpReply | Promise<HttpReply> {
     const { pathname } = request;
     if (tokenValid && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
       const endpoint = new URL(path, request.origin);
@@ -262,13 +279,19 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   let closed: Promise<void> | undefined;
 
-  async function reply(request: HttpRequest): Promise<HttpReply> {
+  function failed(error: unknown): HttpReply {
+    logger.error('Unexpected failure in the HTTP handler', error);
+    return reject(Rejections.Internal);
+  }
+
+  function reply(request: HttpRequest): Promise<HttpReply> {
+    let answer: HttpReply | Promise<HttpReply>;
     try {
-      return await route(request);
+      answer = route(request);
     } catch (error) {
-      logger.error('Unexpected failure in the HTTP handler', error);
-      return reject(Rejections.Internal);
+      answer = failed(error);
     }
+    return answer instanceof Promise ? answer.then(undefined, failed) : Promise.resolve(answer);
   }
 
   const handler: HttpHandler = {
@@ -295,7 +318,10 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         }
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([
-          Promise.allSettled([...pending]),
+          new Promise<void>((resolve) => {
+            allAnswered = resolve;
+            if (answering === 0) resolve();
+          }),
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, drainTimeoutMs);
             (timer as { unref?: () => void }).unref?.();

@@ -11,7 +11,7 @@ import { LEGACY_VERSIONS } from '../../protocol/index.js';
 import type { Logger, Server } from '../../server/index.js';
 import { requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
-import { createExchange, type Exchange } from './exchange.js';
+import { createExchange } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
 import type { HeaderReader, HttpReply, HttpRequest } from './request.js';
 import { attachStream, type Session, type SessionStore } from './sessions.js';
@@ -24,8 +24,8 @@ export interface LegacyContext {
   logger: Logger;
   keepAliveMs: number;
   sessionsEnabled: boolean;
-  /** Registers an answer in flight, so close() can wait for it. */
-  track(exchange: Exchange): void;
+  /** Counts an answer in flight, so close() can wait for it; call the returned function when it is complete. */
+  track(): () => void;
   /** Logs an unexpected failure and turns it into a -32603 response. */
   internalError(id: JsonRpcRequest['id'], error: unknown): JsonRpcResponse;
   /** Takes a place for a long-lived stream; undefined when the caps are reached. */
@@ -35,7 +35,7 @@ export interface LegacyContext {
 /** The legacy routes. */
 export interface LegacyEra {
   /** A POST routed to the legacy era, in `session` when it named a known one. */
-  post(request: HttpRequest, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<HttpReply>;
+  post(request: HttpRequest, classified: Classified, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
   /** A GET on a known session: its SSE stream. */
   get(request: HttpRequest, session: Session): HttpReply;
 }
@@ -53,21 +53,19 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
 
   function answerLegacy(session: Session | undefined, run: () => Promise<JsonRpcResponse | undefined>, id: JsonRpcRequest['id'], accept: Acceptable, headers?: Record<string, string>): Promise<HttpReply> {
     // Legacy JSON-RPC errors are ordinary answers: 200 (the revisions name no other status).
-    const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, ...(headers ? { headers } : {}) });
-    track(exchange);
+    const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, onDone: track(), ...(headers ? { headers } : {}) });
     if (session) session.inFlight++;
-    run()
-      .then((response) => exchange.finish(response))
-      .catch((error: unknown) => exchange.finish(internalError(id, error)))
-      .finally(() => {
-        if (!session) return;
-        session.inFlight--;
-        session.lastActive = Date.now();
-      });
+    const settle = (response: JsonRpcResponse | undefined): void => {
+      exchange.finish(response);
+      if (!session) return;
+      session.inFlight--;
+      session.lastActive = Date.now();
+    };
+    run().then(settle, (error: unknown) => settle(internalError(id, error)));
     return exchange.response;
   }
 
-  async function legacyPost(request: HttpRequest, classified: Classified, accept: Acceptable, session: Session | undefined): Promise<HttpReply> {
+  function legacyPost(request: HttpRequest, classified: Classified, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
     const id = requestId(classified);
     const badVersion = legacyHeaderRejected(request.headers, id);
     if (badVersion) return badVersion;
@@ -80,7 +78,7 @@ export function createLegacyEra(context: LegacyContext): LegacyEra {
       if (classified.kind !== 'request') {
         // Notifications and responses: 202 with no body (2025-06-18 basic/transports §Sending Messages).
         // This server sends no requests, so a response has nothing to answer.
-        if (classified.kind === 'notification') await session.connection.receive(classified.message);
+        if (classified.kind === 'notification') return session.connection.receive(classified.message).then(() => ({ status: 202, headers: {} }));
         return { status: 202, headers: {} };
       }
       const message = classified.message;

@@ -220,11 +220,12 @@ async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse
 type Parts = ReadonlyArray<string | Uint8Array>;
 const isParts = (body: HttpReply['body']): body is Parts => Array.isArray(body);
 
-async function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Writes a reply; a promise only for a stream, which is written as it comes. */
+function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
   const { body } = reply;
   if (res.destroyed) {
     // The client left: release a stream nobody will read.
-    if (body instanceof ReadableStream) await body.cancel().catch(() => {});
+    if (body instanceof ReadableStream) return body.cancel().catch(() => {});
     return;
   }
   const headers: Record<string, string> = { ...reply.headers };
@@ -249,12 +250,13 @@ async function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingM
     return;
   }
   res.writeHead(reply.status, headers);
-  if (body) {
-    // SSE: send the headers now, so the client sees the stream open before the first event.
-    res.flushHeaders();
-    await writeStream(body, res);
+  if (!body) {
+    res.end();
+    return;
   }
-  res.end();
+  // SSE: send the headers now, so the client sees the stream open before the first event.
+  res.flushHeaders();
+  return writeStream(body, res).then(() => void res.end());
 }
 
 /**
