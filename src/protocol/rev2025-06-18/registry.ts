@@ -20,6 +20,7 @@ import {
   encodePromptResult,
   encodeResource,
   encodeSkill,
+  memoized,
   type Shape,
 } from './encode.js';
 
@@ -45,23 +46,11 @@ function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => W
   };
 }
 
-/** Encoded results of fixed prompts, per result and shape. */
-const fixedPromptResults = new WeakMap<PromptResult, Map<Shape, Wire>>();
+/** A fixed prompt's result, encoded once per shape and marked stable (serialized once too). */
+const encodeFixedPromptResult = memoized((result: PromptResult, shape: Shape) => markStable(encodePromptResult(result, shape)));
 
-/** A fixed prompt's result is encoded once per shape and marked stable (serialized once too). */
 function promptResult(result: PromptResult, shape: Shape): Wire {
-  if (!isFixedResult(result)) return encodePromptResult(result, shape);
-  let byShape = fixedPromptResults.get(result);
-  if (!byShape) {
-    byShape = new Map();
-    fixedPromptResults.set(result, byShape);
-  }
-  let wire = byShape.get(shape);
-  if (!wire) {
-    wire = markStable(encodePromptResult(result, shape));
-    byShape.set(shape, wire);
-  }
-  return wire;
+  return isFixedResult(result) ? encodeFixedPromptResult(result, shape) : encodePromptResult(result, shape);
 }
 
 function encodeCompletion(completion: Completion): Wire {
