@@ -18,8 +18,10 @@ const definitions = prompts.map((p) =>
       required: a.required,
       ...(a.completes ? { complete: values } : {}),
     })),
-    // A prompt without arguments is the same for every request: declared as a fixed output.
-    ...(p.arguments.length === 0 ? { output: p.render({}) } : { get: (args) => p.render(args) }),
+    // In the HTTP/stdio set, a prompt without arguments (the 4 KB static body) is the same for
+    // every request and is declared as a fixed output. The cold-start sets keep a get that
+    // builds each body on demand, as the peers' callbacks do, so no contender holds bodies.
+    ...(standard && p.arguments.length === 0 ? { output: p.render({}) } : { get: (args) => p.render(args) }),
   }),
 );
 
