@@ -177,7 +177,8 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
 
   const skills: SkillRecord[] = [];
   const served: Served[] = [];
-  const dirsByUri = new Map<string, string>();
+  // By skill path: a skill's URI is a function of its path, and the path is already a string.
+  const dirsByPath = new Map<string, string>();
   const sharedTargets = new Map<string, string>();
   const deferred: Array<() => void> = [];
 
@@ -196,39 +197,39 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
         continue;
       }
       if (!sharedTargets.has(slug)) sharedTargets.set(slug, name);
-      const entry = referencePrompt(name, text, `Shared reference "${slug}"`, { local: new Map(), shared: sharedTargets });
+      const entry = await referencePrompt(name, text, `Shared reference "${slug}"`, { local: new Map(), shared: sharedTargets });
       deferred.push(() => addPrompt(entry, rel));
     }
 
-    const loaded = await mapLimit(scan.skillDirs, 16, (dir) => loadSkill(fs, scan, dir, rootName, issues));
+    const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues));
     const here: Served = { fs, skills: [] };
     served.push(here);
     for (const skill of loaded) {
       if (!skill) continue;
-      const first = dirsByUri.get(skill.uri);
+      const first = dirsByPath.get(skill.path);
       if (first !== undefined) {
         issues.push({
           severity: 'warning',
           code: 'duplicate_name',
-          path: scan.skillFiles.get(skill.dir) ?? skill.dir,
+          path: skill.file.rel,
           message: `The skill "${skill.name}" is already served from ${first || '.'}; this one is not served`,
         });
         continue;
       }
       skills.push(skill);
       here.skills.push(skill);
-      dirsByUri.set(skill.uri, skill.dir);
+      dirsByPath.set(skill.path, skill.dir);
     }
 
     // Skills without reference documents share one set of citation targets.
     const plain = { local: new Map<string, string>(), shared: sharedTargets };
     for (const skill of here.skills) {
       const targets = skill.references.size === 0 ? plain : { local: new Map([...skill.references.keys()].map((slug) => [slug, `${skill.name}-references-${slug}`])), shared: sharedTargets };
-      addPrompt(skillPrompt(skill, targets, fs), scan.skillFiles.get(skill.dir) ?? `${skill.dir}/SKILL.md`);
+      addPrompt(skillPrompt(skill, targets, fs), skill.file.rel);
       for (const [slug, rel] of skill.references) {
         const text = await readText(fs, rel);
         if (text === undefined) continue;
-        addPrompt(referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets), rel);
+        addPrompt(await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets), rel);
       }
     }
 
@@ -238,7 +239,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
         issues.push({ severity: 'error', code: 'unreadable', path: ref.rel, message: 'Cannot read the file as UTF-8 text' });
         continue;
       }
-      const record = loadPromptFile(ref, text, issues);
+      const record = await loadPromptFile(ref, text, issues);
       if (!record) continue;
       const entry = promptFileEntry(record);
       deferred.push(() => addPrompt(entry, ref.rel));

@@ -9,7 +9,7 @@ import type { Prompt, PromptArgument, PromptResult, Resource } from '../core/mod
 import { fixResult } from '../core/prompts.js';
 import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
-import { parseFrontmatter } from './frontmatter.js';
+import { readFrontmatter } from './frontmatter.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { readVerified, type SkillRecord } from './load-skill.js';
 import type { PromptFileRecord } from './prompt-files.js';
@@ -77,8 +77,8 @@ function completersOf(args: readonly DeclaredArgument[], extra?: [string, Resolv
 }
 
 /** A reference document's description: its frontmatter's, else its first heading or line. */
-function describeReference(text: string, fallback: string): string {
-  const parsed = parseFrontmatter(text);
+async function describeReference(text: string, fallback: string): Promise<string> {
+  const parsed = await readFrontmatter(text);
   if (parsed.ok && typeof parsed.value.data.description === 'string') return parsed.value.data.description;
   const body = parsed.ok ? parsed.value.body : text;
   const heading = body
@@ -167,8 +167,8 @@ class SkillPrompt implements PromptEntry {
 }
 
 /** The prompt of a reference document: its text verbatim, citations rewritten. */
-export function referencePrompt(name: string, text: string, fallbackDescription: string, targets: CitationTargets): PromptEntry {
-  const description = firstSentence(describeReference(text, fallbackDescription));
+export async function referencePrompt(name: string, text: string, fallbackDescription: string, targets: CitationTargets): Promise<PromptEntry> {
+  const description = firstSentence(await describeReference(text, fallbackDescription));
   return constantEntry({ name, description }, NO_COMPLETERS, () => ({ text: rewriteCitations(text, targets), description }));
 }
 

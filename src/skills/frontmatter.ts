@@ -1,9 +1,22 @@
 /**
  * YAML frontmatter: the block between a leading `---` line and the next
- * `---` line. Parsing returns data or an issue with the file's line number;
- * it never throws.
+ * `---` line. Parsing returns data or an issue with the file's line number.
+ *
+ * Most frontmatter is a few plain `key: value` lines, read here directly. The
+ * YAML parser is loaded only for a block that needs it: loading it costs
+ * a few MB of memory and milliseconds of start-up that a folder of plain
+ * skills never needs. {@link readFrontmatter} loads it when needed; the
+ * synchronous {@link parseFrontmatter} expects it loaded ({@link loadYaml})
+ * for such a block.
  */
-import { isMap, parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+
+let yaml: typeof Yaml | undefined;
+
+/** Loads the YAML parser, for {@link parseFrontmatter} to use on blocks that are not plain `key: value` lines. */
+export async function loadYaml(): Promise<void> {
+  yaml ??= await import('yaml');
+}
 
 /** A document split into its frontmatter and body. */
 export interface Frontmatter {
@@ -53,21 +66,42 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-/** Splits and parses frontmatter. Text without one yields empty data and the whole text as body. */
+/**
+ * Splits and parses frontmatter. Text without one yields empty data and the
+ * whole text as body. Throws only when the block needs the YAML parser and
+ * {@link loadYaml} has not loaded it (use {@link readFrontmatter} then).
+ */
 export function parseFrontmatter(text: string): FrontmatterResult {
+  const result = split(text);
+  if (result === undefined) throw new Error('The frontmatter needs the YAML parser: await loadYaml() first');
+  return result;
+}
+
+/** {@link parseFrontmatter}, loading the YAML parser first when the block needs it. */
+export async function readFrontmatter(text: string): Promise<FrontmatterResult> {
+  const result = split(text);
+  if (result !== undefined) return result;
+  await loadYaml();
+  return parseFrontmatter(text);
+}
+
+/** The result, or undefined when the block needs the YAML parser and it is not loaded. */
+function split(text: string): FrontmatterResult | undefined {
   const opening = OPENING.exec(text);
   if (!opening) return { ok: true, value: { data: {}, body: text, bodyOffset: 0, bodyLine: 1 } };
   const rest = text.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
   if (!closing) return { ok: false, line: 1, code: 'unclosed_frontmatter', message: 'The frontmatter has no closing "---" line' };
-  // A copy, not a slice: every value parsed from it is a substring of it, and a
-  // substring of the whole text would keep the whole text alive for as long as
-  // the catalogue keeps the frontmatter (the text itself is not kept).
-  const yamlText = JSON.parse(JSON.stringify(rest.slice(0, closing.index))) as string;
+  // A slice, not a copy: every value parsed from it is then a substring of the
+  // text, which all callers keep for as long as they keep the values (a skill
+  // its SKILL.md, a reference or prompt file its text or body), so a kept
+  // value costs a slice header where a copy of the block would be kept whole.
+  const yamlText = rest.slice(0, closing.index);
   const bodyOffset = opening[0].length + closing.index + closing[0].length;
   const simple = parseSimple(yamlText);
   if (simple) return { ok: true, value: { data: simple, body: text.slice(bodyOffset), bodyOffset, bodyLine: lineOf(text, bodyOffset) } };
-  const document = parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
+  if (!yaml) return undefined;
+  const document = yaml.parseDocument(yamlText, { prettyErrors: true, uniqueKeys: true });
   const error = document.errors[0];
   if (error) {
     // +1 for the opening `---` line; an error found at the end of the block
@@ -76,7 +110,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     const line = Math.min(error.linePos?.[0]?.line ?? 1, lastLine) + 1;
     return { ok: false, line, code: 'invalid_yaml', message: `Invalid YAML: ${error.message.split('\n')[0]}` };
   }
-  if (document.contents !== null && !isMap(document.contents)) {
+  if (document.contents !== null && !yaml.isMap(document.contents)) {
     return { ok: false, line: 2, code: 'invalid_frontmatter', message: 'The frontmatter must be a mapping of keys to values' };
   }
   let data: Record<string, unknown>;

@@ -6,10 +6,10 @@
 import * as crypto from 'node:crypto';
 import { type DeclaredArgument, parseArguments } from './arguments.js';
 import type { ConfinedFs } from './confined-fs.js';
-import { parseFrontmatter } from './frontmatter.js';
+import { readFrontmatter } from './frontmatter.js';
 import type { Issue } from './issues.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
-import type { ScanResult } from './scan.js';
+import type { ScannedSkill } from './scan.js';
 import { validateSkillFrontmatter } from './validate.js';
 
 /** One file of a skill. */
@@ -62,6 +62,8 @@ export interface SkillRecord {
   directories: readonly string[];
 }
 
+/** SKILL.md's file name (the scan finds SKILL.md, else skill.md) as a constant: no skill keeps a copy. */
+const skillFileName = (name: string): string => (name === 'SKILL.md' ? 'SKILL.md' : name === 'skill.md' ? 'skill.md' : name);
 const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
 // Shared by every skill that has none: most skills are a lone SKILL.md.
 const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
@@ -81,26 +83,120 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /** `sha256:<hex>` of the bytes (SEP-2640 digest format). */
 export function digestOf(bytes: Uint8Array): string {
-  return `sha256:${oneShot ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex')}`;
+  // join, not a template: a template makes a two-part string that stays two
+  // parts (and two heap objects) for as long as the catalogue keeps it.
+  return ['sha256:', oneShot ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex')].join('');
 }
 // crypto.hash (Node 20.12+) hashes without a Hash object per file; older Nodes take the long way.
 const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
 
+// What encodeURIComponent leaves as it is, plus the separator.
+const URI_SAFE = /^[A-Za-z0-9\-_.!~*'()/]*$/;
+
+/** Each segment of a path encoded for a URI; the path itself when nothing needs encoding. */
 function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
+  return URI_SAFE.test(path) ? path : path.split('/').map(encodeURIComponent).join('/');
+}
+
+/*
+ * The records below keep what was read and derive the rest (URIs, paths
+ * inside the skill, the list of files of a lone SKILL.md) when asked: a
+ * folder of 10,000 skills keeps 10,000 of each record for as long as it is
+ * served, and the derived strings are wanted only by resource views, which
+ * are built once per catalogue on first use.
+ */
+
+/** A skill file as loaded: its URI and path inside the skill are derived from its skill's. */
+class LoadedFile implements SkillFileRecord {
+  readonly size: number;
+  readonly digest: string;
+  readonly mimeType: string;
+  readonly text: boolean;
+  readonly #skill: LoadedSkill;
+  /**
+   * The path relative to the served folder; for SKILL.md only its file name (a
+   * constant). The scan's path strings are freed once the catalogue is built,
+   * and keeping one per skill would keep the heap pages they were allocated in.
+   */
+  readonly #path: string;
+
+  constructor(skill: LoadedSkill, path: string, size: number, digest: string, mimeType: string, text: boolean) {
+    this.#skill = skill;
+    this.#path = path;
+    this.size = size;
+    this.digest = digest;
+    this.mimeType = mimeType;
+    this.text = text;
+  }
+
+  get rel(): string {
+    if (this.#skill.file !== this) return this.#path;
+    const dir = this.#skill.dir;
+    return dir === '' ? this.#path : `${dir}/${this.#path}`;
+  }
+
+  get inSkill(): string {
+    if (this.#skill.file === this) return this.#path;
+    const dir = this.#skill.dir;
+    return dir === '' ? this.#path : this.#path.slice(dir.length + 1);
+  }
+
+  get uri(): string {
+    // SKILL.md is always addressed as SKILL.md (SEP-2640 §URI), also when the file is skill.md.
+    return this === this.#skill.file ? this.#skill.uri : `skill://${encodePath(this.#skill.path)}/${encodePath(this.inSkill)}`;
+  }
+}
+
+class LoadedSkill implements SkillRecord {
+  readonly name: string;
+  readonly dir: string;
+  readonly path: string;
+  readonly frontmatter: SkillRecord['frontmatter'];
+  readonly text: string;
+  readonly bodyOffset: number;
+  readonly stamp: string;
+  readonly file: LoadedFile;
+  args: readonly DeclaredArgument[] = NONE;
+  locales: readonly LocaleVariant[] = NONE;
+  references: ReadonlyMap<string, string> = NO_REFERENCES;
+  directories: readonly string[] = ROOT_ONLY;
+  /** Every file, SKILL.md first, when there is more than SKILL.md. */
+  #files: readonly LoadedFile[] | undefined;
+
+  constructor(name: string, dir: string, path: string, frontmatter: SkillRecord['frontmatter'], text: string, bodyOffset: number, stamp: string, file: { name: string; size: number; digest: string; text: boolean }) {
+    this.name = name;
+    this.dir = dir;
+    this.path = path;
+    this.frontmatter = frontmatter;
+    this.text = text;
+    this.bodyOffset = bodyOffset;
+    this.stamp = stamp;
+    this.file = new LoadedFile(this, file.name, file.size, file.digest, 'text/markdown', file.text);
+  }
+
+  get uri(): string {
+    return `skill://${encodePath(this.path)}/SKILL.md`;
+  }
+
+  get description(): string {
+    return this.frontmatter.description;
+  }
+
+  get files(): readonly SkillFileRecord[] {
+    return this.#files ?? [this.file];
+  }
+
+  /** Adds the files besides SKILL.md. */
+  addFiles(others: LoadedFile[]): void {
+    this.#files = [this.file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))];
+  }
 }
 
 /** Loads the skill in `dir`; undefined (with issues) when it cannot be served. */
-export async function loadSkill(
-  fs: ConfinedFs,
-  scan: ScanResult,
-  dir: string,
-  rootName: string,
-  issues: Issue[],
-): Promise<SkillRecord | undefined> {
-  const skillRel = scan.skillFiles.get(dir) as string;
-  const skillEntry = scan.entries.get(skillRel);
-  const read = skillEntry ? await fs.readListed(skillEntry) : await fs.read(skillRel);
+export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName: string, issues: Issue[]): Promise<SkillRecord | undefined> {
+  const { dir, file: skillEntry } = scanned;
+  const skillRel = skillEntry.rel;
+  const read = await fs.readListed(skillEntry);
   if ('refused' in read) {
     issues.push({ severity: 'error', code: 'unreadable', path: skillRel, message: `Cannot read the file (${read.refused})` });
     return undefined;
@@ -110,7 +206,7 @@ export async function loadSkill(
     issues.push({ severity: 'error', code: 'not_utf8', path: skillRel, message: 'The file is not valid UTF-8' });
     return undefined;
   }
-  const parsed = parseFrontmatter(text);
+  const parsed = await readFrontmatter(text);
   if (!parsed.ok) {
     issues.push({ severity: 'error', code: parsed.code, path: skillRel, line: parsed.line, message: parsed.message });
     return undefined;
@@ -127,25 +223,29 @@ export async function loadSkill(
 
   const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
   const path = parent === '' ? name : `${parent}/${name}`;
-  const base = `skill://${encodePath(path)}`;
   const prefix = dir === '' ? '' : `${dir}/`;
 
-  const uri = `${base}/SKILL.md`;
   // SKILL.md was decoded above: only the NUL test of isProbablyText is left to do.
   const skillIsText = !read.bytes.subarray(0, NUL_WINDOW).includes(0);
-  // SKILL.md is always addressed as SKILL.md (SEP-2640 §URI), also when the file is skill.md.
-  const file: SkillFileRecord = { rel: skillRel, inSkill: skillRel.slice(prefix.length), uri, size: read.bytes.length, digest: digestOf(read.bytes), mimeType: 'text/markdown', text: skillIsText };
-  let others: SkillFileRecord[] | undefined;
+  // A skill folder is usually named as its skill: one string serves as both.
+  const skill = new LoadedSkill(name, dir === name ? name : dir, path, frontmatter, text, parsed.value.bodyOffset, read.stamp, {
+    name: skillFileName(skillRel.slice(prefix.length)),
+    size: read.bytes.length,
+    digest: digestOf(read.bytes),
+    text: skillIsText,
+  });
+  if (args.length > 0) skill.args = args;
+  let others: LoadedFile[] | undefined;
   let directories: string[] | undefined;
   let locales: LocaleVariant[] | undefined;
   let references: Map<string, string> | undefined;
-  for (const entry of scan.bySkill.get(dir) ?? []) {
+  for (const entry of scanned.entries) {
     const inSkill = entry.rel.slice(prefix.length);
     if (entry.kind === 'directory') {
       (directories ??= ['']).push(inSkill);
       continue;
     }
-    if (entry.rel === skillRel) continue;
+    if (entry === skillEntry) continue;
     const content = await fs.readListed(entry);
     if ('refused' in content) {
       issues.push({ severity: 'warning', code: 'unreadable', path: entry.rel, message: `Left out: cannot read the file (${content.refused})` });
@@ -153,19 +253,12 @@ export async function loadSkill(
     }
     const mime = mimeTypeFor(inSkill);
     const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
-    (others ??= []).push({
-      rel: entry.rel,
-      inSkill,
-      uri: `${base}/${encodePath(inSkill)}`,
-      size: content.bytes.length,
-      digest: digestOf(content.bytes),
-      mimeType: mime ?? (isText ? 'text/plain' : 'application/octet-stream'),
-      text: isText,
-    });
+    const mimeType = mime ?? (isText ? 'text/plain' : 'application/octet-stream');
+    (others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, digestOf(content.bytes), mimeType, isText));
     const locale = LOCALE_FILE.exec(inSkill);
     if (locale) {
       const variantText = decodeUtf8(content.bytes);
-      const variant = variantText === undefined ? undefined : parseFrontmatter(variantText);
+      const variant = variantText === undefined ? undefined : await readFrontmatter(variantText);
       if (!variant || !variant.ok) {
         issues.push({
           severity: 'warning',
@@ -182,8 +275,11 @@ export async function loadSkill(
     const reference = /^references\/([^/]+)\.md$/.exec(inSkill);
     if (reference) (references ??= new Map()).set(reference[1] as string, entry.rel);
   }
-  // Exactly as long as it needs to be: a growing array keeps room for 16 records.
-  const files = others ? [file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))] : [file];
+  if (others) skill.addFiles(others);
+  if (locales) skill.locales = locales.sort((a, b) => (a.locale < b.locale ? -1 : 1));
+  if (references) skill.references = references;
+  if (directories) skill.directories = directories;
+  const files = skill.files;
   const total = files.reduce((sum, f) => sum + f.size, 0);
   if (files.length > 512 || total > 16 * 1024 * 1024) {
     issues.push({
@@ -193,23 +289,7 @@ export async function loadSkill(
       message: `The skill has ${files.length} files and ${total} bytes; hosts need accept only 512 files and 16 MiB (SEP-2640)`,
     });
   }
-  return {
-    name,
-    dir,
-    path,
-    uri,
-    frontmatter,
-    description: frontmatter.description,
-    text,
-    bodyOffset: parsed.value.bodyOffset,
-    stamp: read.stamp,
-    file,
-    args: args.length > 0 ? args : NONE,
-    locales: locales ? locales.sort((a, b) => (a.locale < b.locale ? -1 : 1)) : NONE,
-    references: references ?? NO_REFERENCES,
-    files,
-    directories: directories ?? ROOT_ONLY,
-  };
+  return skill;
 }
 
 /** Thrown when a file no longer has the bytes the catalogue read: the catalogue is stale. */

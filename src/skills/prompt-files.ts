@@ -13,7 +13,7 @@
  */
 import type { DeclaredArgument } from './arguments.js';
 import { parseArguments } from './arguments.js';
-import { parseFrontmatter } from './frontmatter.js';
+import { readFrontmatter } from './frontmatter.js';
 import type { Issue } from './issues.js';
 import type { PromptFileRef } from './scan.js';
 import { substituteClaude, substituteTemplate, substituteVsCode, vsCodeInputs } from './substitute.js';
@@ -37,13 +37,13 @@ function firstLine(body: string): string | undefined {
 }
 
 /** Maps one prompt file; undefined (with issues) when it cannot be served. */
-export function loadPromptFile(ref: PromptFileRef, text: string, issues: Issue[]): PromptFileRecord | undefined {
-  let parsed = parseFrontmatter(text);
+export async function loadPromptFile(ref: PromptFileRef, text: string, issues: Issue[]): Promise<PromptFileRecord | undefined> {
+  let parsed = await readFrontmatter(text);
   if (!parsed.ok && ref.format === 'claude-command') {
     // Claude Code's docs write `argument-hint: [issue] [priority]` unquoted,
     // which is not valid YAML; read the value as the string it is meant to be.
     const quoted = text.replace(/^(argument-hint:[ \t]*)(\[[^\n]*?)[ \t]*$/m, (_line, key: string, value: string) => `${key}${JSON.stringify(value)}`);
-    if (quoted !== text) parsed = parseFrontmatter(quoted);
+    if (quoted !== text) parsed = await readFrontmatter(quoted);
   }
   if (!parsed.ok) {
     issues.push({ severity: 'error', code: parsed.code, path: ref.rel, line: parsed.line, message: parsed.message });

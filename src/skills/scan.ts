@@ -21,15 +21,19 @@ export interface PromptFileRef {
   key: string;
 }
 
+/** A skill folder the scan found. */
+export interface ScannedSkill {
+  /** The folder relative to the served folder ('' when the folder itself is the skill). */
+  dir: string;
+  /** Its SKILL.md. */
+  file: WalkEntry;
+  /** The entries inside it, SKILL.md included (a nested skill's entries belong to its ancestors too). */
+  entries: WalkEntry[];
+}
+
 export interface ScanResult {
-  /** Every file and directory found, by relative path. */
-  entries: Map<string, WalkEntry>;
-  /** Relative paths of skill folders, shallowest first. */
-  skillDirs: string[];
-  /** Relative path of each skill folder's SKILL.md. */
-  skillFiles: Map<string, string>;
-  /** The entries inside each skill folder (a nested skill's entries belong to its ancestors too). */
-  bySkill: Map<string, WalkEntry[]>;
+  /** Skill folders, shallowest first. */
+  skills: ScannedSkill[];
   promptFiles: PromptFileRef[];
   /** Shared reference documents: `references/*.md` at the top of the folder. */
   sharedReferences: string[];
@@ -57,17 +61,22 @@ function formatOf(rel: string): PromptFileRef | undefined {
   return undefined;
 }
 
-/** Walks `fs` and sorts what it finds. */
+/**
+ * Walks `fs` and sorts what it finds. Entries are sorted into their skills,
+ * prompt files and shared references as the walk lists them; nothing else is
+ * kept, so a large folder holds no index of every path while its skills load.
+ */
 export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LIMITS): Promise<ScanResult> {
-  const entries = new Map<string, WalkEntry>();
   const issues: Issue[] = [];
   const visited = new Set<string>([fs.root]);
-  const skillDirs: string[] = [];
-  const skillFiles = new Map<string, string>();
+  const skills: ScannedSkill[] = [];
+  const promptFiles: PromptFileRef[] = [];
+  const sharedReferences: string[] = [];
   let count = 0;
   let truncated = false;
 
-  async function walk(relDir: string, absDir: string, depth: number): Promise<void> {
+  /** Walks one folder; `owners` are the skill folders it is inside. */
+  async function walk(relDir: string, absDir: string, depth: number, owners: readonly ScannedSkill[]): Promise<void> {
     if (truncated) return;
     const { entries: children, refused } = await fs.list(relDir, absDir);
     for (const { rel, reason } of refused) {
@@ -81,8 +90,9 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
     const skillFile = children.find((c) => c.kind === 'file' && (c.rel.endsWith('/SKILL.md') || c.rel === 'SKILL.md'))
       ?? children.find((c) => c.kind === 'file' && (c.rel.endsWith('/skill.md') || c.rel === 'skill.md'));
     if (skillFile) {
-      skillDirs.push(relDir);
-      skillFiles.set(relDir, skillFile.rel);
+      const skill: ScannedSkill = { dir: relDir, file: skillFile, entries: [] };
+      skills.push(skill);
+      owners = [...owners, skill];
     }
     const subdirectories: WalkEntry[] = [];
     for (const child of children) {
@@ -93,44 +103,37 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
       }
       const name = child.rel.slice(child.rel.lastIndexOf('/') + 1);
       if (child.kind === 'directory' && (SKIPPED.has(name) || (name.startsWith('.') && !HIDDEN_ALLOWED.has(name)))) continue;
-      entries.set(child.rel, child);
-      if (child.kind === 'directory') {
-        if (visited.has(child.abs)) continue;
-        visited.add(child.abs);
-        if (depth + 1 > limits.maxDepth) {
-          issues.push({ severity: 'warning', code: 'too_deep', path: child.rel, message: `Skipped: deeper than ${limits.maxDepth} levels` });
-          continue;
-        }
-        subdirectories.push(child);
+      // A list starts as a one-entry array, not an empty one grown by push: a
+      // lone SKILL.md (most skills) then takes one slot, not the 17 a push reserves.
+      for (const owner of owners) {
+        if (owner.entries.length === 0) owner.entries = [child];
+        else owner.entries.push(child);
       }
+      if (child.kind === 'file') {
+        if (owners.length > 0) continue;
+        if (/^references\/[^/]+\.md$/.test(child.rel)) sharedReferences.push(child.rel);
+        else {
+          const ref = formatOf(child.rel);
+          if (ref) promptFiles.push(ref);
+        }
+        continue;
+      }
+      if (visited.has(child.abs)) continue;
+      visited.add(child.abs);
+      if (depth + 1 > limits.maxDepth) {
+        issues.push({ severity: 'warning', code: 'too_deep', path: child.rel, message: `Skipped: deeper than ${limits.maxDepth} levels` });
+        continue;
+      }
+      subdirectories.push(child);
     }
     // One folder after another: the reads are synchronous, so reading siblings
     // "concurrently" only kept a pending walk per folder alive at once.
-    for (const child of subdirectories) await walk(child.rel, child.abs, depth + 1);
+    for (const child of subdirectories) await walk(child.rel, child.abs, depth + 1, owners);
   }
 
-  await walk('', fs.root, 0);
+  await walk('', fs.root, 0, []);
 
-  const promptFiles: PromptFileRef[] = [];
-  const sharedReferences: string[] = [];
-  const skillSet = new Set(skillDirs);
-  const inSkill = (rel: string): boolean => {
-    for (let dir = rel; dir !== ''; ) {
-      dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-      if (skillSet.has(dir)) return true;
-    }
-    return false;
-  };
-  for (const entry of entries.values()) {
-    if (entry.kind !== 'file' || inSkill(entry.rel)) continue;
-    if (/^references\/[^/]+\.md$/.test(entry.rel)) {
-      sharedReferences.push(entry.rel);
-      continue;
-    }
-    const ref = formatOf(entry.rel);
-    if (ref) promptFiles.push(ref);
-  }
-  // The walk reads folders concurrently: sort everything it found so catalogues are deterministic.
+  // Catalogues take skills shallowest first (the first to claim a name keeps it), then by path.
   const byPath = (a: { rel: string } | string, b: { rel: string } | string): number => {
     const x = typeof a === 'string' ? a : a.rel;
     const y = typeof b === 'string' ? b : b.rel;
@@ -138,16 +141,6 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
   };
   promptFiles.sort(byPath);
   sharedReferences.sort(byPath);
-  skillDirs.sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0));
-  // Group entries by owning skill, walking up each entry's ancestors once:
-  // linear in entries times depth, not entries times skills.
-  const bySkill = new Map<string, WalkEntry[]>(skillDirs.map((dir) => [dir, []]));
-  for (const entry of entries.values()) {
-    let dir = entry.rel;
-    while (dir !== '') {
-      dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-      bySkill.get(dir)?.push(entry);
-    }
-  }
-  return { entries, skillDirs, skillFiles, bySkill, promptFiles, sharedReferences, issues };
+  skills.sort((x, y) => x.dir.split('/').length - y.dir.split('/').length || (x.dir < y.dir ? -1 : x.dir > y.dir ? 1 : 0));
+  return { skills, promptFiles, sharedReferences, issues };
 }

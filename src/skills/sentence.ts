@@ -149,5 +149,8 @@ function cap(text: string, maxLength: number): string {
 export function firstSentence(text: string, maxLength = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const end = sentenceEnd(flat);
-  return cap(end < 0 ? flat : flat.slice(0, end), maxLength);
+  const sentence = cap(end < 0 ? flat : flat.slice(0, end), maxLength);
+  // A description that is one short sentence already is returned as given: the
+  // catalogue then keeps one string for it, not an equal copy per prompt.
+  return sentence === text ? text : sentence;
 }

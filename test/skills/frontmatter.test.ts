@@ -1,9 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rewriteCitations } from '../../src/skills/citations.js';
-import { parseFrontmatter } from '../../src/skills/frontmatter.js';
+import { loadYaml, parseFrontmatter, readFrontmatter } from '../../src/skills/frontmatter.js';
 import { validateSkillFrontmatter } from '../../src/skills/validate.js';
 
+describe('readFrontmatter', () => {
+  // Runs before the parseFrontmatter tests load the YAML parser (vitest runs a file's tests in order).
+  it('loads the YAML parser for a block that needs it, and parseFrontmatter refuses until then', async () => {
+    expect(parseFrontmatter('---\nname: a\ndescription: b\n---\n').ok).toBe(true);
+    expect(() => parseFrontmatter('---\nname: a\nmetadata:\n  k: v\n---\n')).toThrow(/loadYaml/);
+    expect(await readFrontmatter('---\nname: a\nmetadata:\n  k: v\n---\n')).toMatchObject({ ok: true, value: { data: { name: 'a', metadata: { k: 'v' } } } });
+    expect(parseFrontmatter('---\nname: a\nmetadata:\n  k: v\n---\n').ok).toBe(true);
+  });
+});
+
 describe('parseFrontmatter', () => {
+  beforeAll(loadYaml);
+
   it('splits frontmatter and body, with the body line', () => {
     const result = parseFrontmatter('---\nname: a\ndescription: b\n---\n# Body\n');
     expect(result).toEqual({ ok: true, value: { data: { name: 'a', description: 'b' }, body: '# Body\n', bodyOffset: 31, bodyLine: 5 } });
@@ -82,6 +94,7 @@ describe('rewriteCitations', () => {
 });
 
 describe('parseFrontmatter fast path', () => {
+  beforeAll(loadYaml);
   // Every case is compared with the YAML parser: the fast path must never change a result.
   const cases = [
     'name: pdf\ndescription: Fill PDF forms, e.g. tax forms v1.2. Use it often.',
