@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Readable, Writable } from 'node:stream';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
 import { loadSkillsFolder, type SkillsFolder } from '../skills.js';
@@ -18,8 +19,8 @@ export interface CliIo {
   stderrIsTty?: boolean;
   /** Registers a handler for SIGINT and SIGTERM. */
   onShutdownSignal(handler: () => void): void;
-  /** Hold V8's young generation at its starting size while a folder loads (see {@link skillsServer}). */
-  holdYoungGeneration?: boolean;
+  /** Shape V8's heap with flags while a folder loads (see {@link skillsServer}); only where those flags are known. */
+  leanHeap?: boolean;
 }
 
 /** The skills that ship in the package, served when no folder is given. */
@@ -31,27 +32,45 @@ export function packageVersion(): string {
 }
 
 /**
- * Runs `load` with V8's young generation held at its starting size. Loading
- * a large folder keeps most of what it allocates, and V8 answers that by
- * doubling the young generation up to its 32 MB ceiling, which then stays
+ * Runs `load` with V8's young generation held at its starting size, then
+ * collects what the load left behind.
+ *
+ * Loading a large folder keeps most of what it allocates, and V8 answers that
+ * by doubling the young generation up to its 32 MB ceiling, which then stays
  * resident while the server idles (10,000 skills: about 30 MB of the RSS).
  * What lives on is promoted either way, so the load is no slower. Growth is
  * allowed again afterwards (V8's default factor, 2), so a busy server still
  * sizes its young generation to its traffic.
+ *
+ * What the load used only while it ran (the folder's scan, outgrown tables)
+ * was promoted too, and V8's next full collection would come only once the
+ * heap had grown well past it: one full collection now gives those pages back
+ * (10,000 skills: about 6 ms, and 4 MB of RSS).
  */
-async function withoutYoungGrowth<T>(load: () => Promise<T>): Promise<T> {
+async function loadLean<T>(load: () => Promise<T>): Promise<T> {
   setFlagsFromString('--semi-space-growth-factor=1');
   try {
     return await load();
   } finally {
     setFlagsFromString('--semi-space-growth-factor=2');
+    collectGarbage();
+  }
+}
+
+/** One full garbage collection, by the `gc` function V8 gives a new context while `--expose-gc` is set. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  try {
+    (runInNewContext('gc') as () => void)();
+  } finally {
+    setFlagsFromString('--no-expose-gc');
   }
 }
 
 /** Loads folders (the bundled skills when none) and builds a server over them. */
 export async function skillsServer(
   dirs: readonly string[],
-  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; holdYoungGeneration?: boolean },
+  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; leanHeap?: boolean },
 ): Promise<{ server: Server; folder: SkillsFolder }> {
   const load = () =>
     loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], {
@@ -59,7 +78,7 @@ export async function skillsServer(
       logger: options.logger,
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     });
-  const folder = options.holdYoungGeneration ? await withoutYoungGrowth(load) : await load();
+  const folder = options.leanHeap ? await loadLean(load) : await load();
   const server = createServer({
     name: 'skillport',
     title: 'skillport',

@@ -16,7 +16,7 @@ export async function serve(dirs: string[], values: Values, io: CliIo, env: Reco
   const { server, folder } = await skillsServer(dirs, {
     watch: values.watch === true,
     logger,
-    holdYoungGeneration: io.holdYoungGeneration === true,
+    leanHeap: io.leanHeap === true,
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
     ...(pageSize !== undefined ? { pageSize } : {}),
   });
