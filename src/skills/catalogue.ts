@@ -13,7 +13,7 @@ import { directoryListings, type PromptEntry, promptFileEntry, referencePrompt, 
 import type { Issue } from './issues.js';
 import { decodeUtf8, loadSkill, type SkillFileRecord, type SkillRecord } from './load-skill.js';
 import { loadPromptFile } from './prompt-files.js';
-import { DEFAULT_LIMITS, type ScanLimits, scanFolder } from './scan.js';
+import { DEFAULT_LIMITS, type ScanLimits, type ScannedSkill, scanFolder } from './scan.js';
 
 export { ArgumentValueError, type PromptEntry } from './entries.js';
 
@@ -204,28 +204,32 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues));
     const here: Served = { fs, skills: [] };
     served.push(here);
-    for (const skill of loaded) {
+    // Where each served skill's SKILL.md is, for issues (not asked of the skill, which makes its file record on first use).
+    const sources: string[] = [];
+    for (const [index, skill] of loaded.entries()) {
       if (!skill) continue;
+      const source = (scan.skills[index] as ScannedSkill).file.rel;
       const first = dirsByPath.get(skill.path);
       if (first !== undefined) {
         issues.push({
           severity: 'warning',
           code: 'duplicate_name',
-          path: skill.file.rel,
+          path: source,
           message: `The skill "${skill.name}" is already served from ${first || '.'}; this one is not served`,
         });
         continue;
       }
       skills.push(skill);
       here.skills.push(skill);
+      sources.push(source);
       dirsByPath.set(skill.path, skill.dir);
     }
 
     // Skills without reference documents share one set of citation targets.
     const plain = { local: new Map<string, string>(), shared: sharedTargets };
-    for (const skill of here.skills) {
+    for (const [index, skill] of here.skills.entries()) {
       const targets = skill.references.size === 0 ? plain : { local: new Map([...skill.references.keys()].map((slug) => [slug, `${skill.name}-references-${slug}`])), shared: sharedTargets };
-      addPrompt(skillPrompt(skill, targets, fs), skill.file.rel);
+      addPrompt(skillPrompt(skill, targets, fs), sources[index] as string);
       for (const [slug, rel] of skill.references) {
         const text = await readText(fs, rel);
         if (text === undefined) continue;

@@ -62,8 +62,6 @@ export interface SkillRecord {
   directories: readonly string[];
 }
 
-/** SKILL.md's file name (the scan finds SKILL.md, else skill.md) as a constant: no skill keeps a copy. */
-const skillFileName = (name: string): string => (name === 'SKILL.md' ? 'SKILL.md' : name === 'skill.md' ? 'skill.md' : name);
 const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
 // Shared by every skill that has none: most skills are a lone SKILL.md.
 const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
@@ -83,12 +81,25 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /** `sha256:<hex>` of the bytes (SEP-2640 digest format). */
 export function digestOf(bytes: Uint8Array): string {
-  // join, not a template: a template makes a two-part string that stays two
-  // parts (and two heap objects) for as long as the catalogue keeps it.
-  return ['sha256:', oneShot ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex')].join('');
+  return digestText(sha256(bytes));
 }
+
 // crypto.hash (Node 20.12+) hashes without a Hash object per file; older Nodes take the long way.
-const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'binary') => string }).hash;
+
+/**
+ * The SHA-256 of the bytes as a string of 32 one-byte characters: what a
+ * record keeps, 48 bytes of heap where the `sha256:<hex>` text takes 88.
+ */
+function sha256(bytes: Uint8Array): string {
+  return oneShot ? oneShot('sha256', bytes, 'binary') : crypto.createHash('sha256').update(bytes).digest('binary');
+}
+
+/** The `sha256:<hex>` text of a digest kept by {@link sha256}. */
+function digestText(raw: string): string {
+  // join, not a template: one flat string rather than a pair of them.
+  return ['sha256:', Buffer.from(raw, 'latin1').toString('hex')].join('');
+}
 
 // What encodeURIComponent leaves as it is, plus the separator.
 const URI_SAFE = /^[A-Za-z0-9\-_.!~*'()/]*$/;
@@ -100,16 +111,15 @@ function encodePath(path: string): string {
 
 /*
  * The records below keep what was read and derive the rest (URIs, paths
- * inside the skill, the list of files of a lone SKILL.md) when asked: a
- * folder of 10,000 skills keeps 10,000 of each record for as long as it is
- * served, and the derived strings are wanted only by resource views, which
- * are built once per catalogue on first use.
+ * inside the skill, digests as text, SKILL.md's own record, the file list of
+ * a lone SKILL.md) when asked: a folder of 10,000 skills keeps 10,000 of each
+ * record for as long as it is served, and the derived values are wanted only
+ * by resource views (built once per catalogue on first use) and by reads.
  */
 
 /** A skill file as loaded: its URI and path inside the skill are derived from its skill's. */
 class LoadedFile implements SkillFileRecord {
   readonly size: number;
-  readonly digest: string;
   readonly mimeType: string;
   readonly text: boolean;
   readonly #skill: LoadedSkill;
@@ -119,14 +129,19 @@ class LoadedFile implements SkillFileRecord {
    * and keeping one per skill would keep the heap pages they were allocated in.
    */
   readonly #path: string;
+  readonly #sha256: string;
 
-  constructor(skill: LoadedSkill, path: string, size: number, digest: string, mimeType: string, text: boolean) {
+  constructor(skill: LoadedSkill, path: string, size: number, sha: string, mimeType: string, text: boolean) {
     this.#skill = skill;
     this.#path = path;
+    this.#sha256 = sha;
     this.size = size;
-    this.digest = digest;
     this.mimeType = mimeType;
     this.text = text;
+  }
+
+  get digest(): string {
+    return digestText(this.#sha256);
   }
 
   get rel(): string {
@@ -147,6 +162,20 @@ class LoadedFile implements SkillFileRecord {
   }
 }
 
+/** What most skills do not have: kept in one object, and only by the skills that have any of it. */
+interface Extras {
+  args?: readonly DeclaredArgument[];
+  locales?: readonly LocaleVariant[];
+  references?: ReadonlyMap<string, string>;
+  directories?: readonly string[];
+  /** Every file, SKILL.md first, when there is more than SKILL.md. */
+  files?: readonly LoadedFile[];
+  /** SKILL.md's file name when it is skill.md. */
+  fileName?: string;
+  /** False when SKILL.md is served as a blob. */
+  textual?: boolean;
+}
+
 class LoadedSkill implements SkillRecord {
   readonly name: string;
   readonly dir: string;
@@ -155,15 +184,13 @@ class LoadedSkill implements SkillRecord {
   readonly text: string;
   readonly bodyOffset: number;
   readonly stamp: string;
-  readonly file: LoadedFile;
-  args: readonly DeclaredArgument[] = NONE;
-  locales: readonly LocaleVariant[] = NONE;
-  references: ReadonlyMap<string, string> = NO_REFERENCES;
-  directories: readonly string[] = ROOT_ONLY;
-  /** Every file, SKILL.md first, when there is more than SKILL.md. */
-  #files: readonly LoadedFile[] | undefined;
+  /** SKILL.md's size and SHA-256; its record is made on first use. */
+  readonly #size: number;
+  readonly #sha256: string;
+  #file: LoadedFile | undefined;
+  #extras: Extras | undefined;
 
-  constructor(name: string, dir: string, path: string, frontmatter: SkillRecord['frontmatter'], text: string, bodyOffset: number, stamp: string, file: { name: string; size: number; digest: string; text: boolean }) {
+  constructor(name: string, dir: string, path: string, frontmatter: SkillRecord['frontmatter'], text: string, bodyOffset: number, stamp: string, size: number, sha: string) {
     this.name = name;
     this.dir = dir;
     this.path = path;
@@ -171,7 +198,8 @@ class LoadedSkill implements SkillRecord {
     this.text = text;
     this.bodyOffset = bodyOffset;
     this.stamp = stamp;
-    this.file = new LoadedFile(this, file.name, file.size, file.digest, 'text/markdown', file.text);
+    this.#size = size;
+    this.#sha256 = sha;
   }
 
   get uri(): string {
@@ -182,13 +210,34 @@ class LoadedSkill implements SkillRecord {
     return this.frontmatter.description;
   }
 
-  get files(): readonly SkillFileRecord[] {
-    return this.#files ?? [this.file];
+  get file(): LoadedFile {
+    this.#file ??= new LoadedFile(this, this.#extras?.fileName ?? 'SKILL.md', this.#size, this.#sha256, 'text/markdown', this.#extras?.textual ?? true);
+    return this.#file;
   }
 
-  /** Adds the files besides SKILL.md. */
-  addFiles(others: LoadedFile[]): void {
-    this.#files = [this.file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))];
+  get files(): readonly SkillFileRecord[] {
+    return this.#extras?.files ?? [this.file];
+  }
+
+  get args(): readonly DeclaredArgument[] {
+    return this.#extras?.args ?? NONE;
+  }
+
+  get locales(): readonly LocaleVariant[] {
+    return this.#extras?.locales ?? NONE;
+  }
+
+  get references(): ReadonlyMap<string, string> {
+    return this.#extras?.references ?? NO_REFERENCES;
+  }
+
+  get directories(): readonly string[] {
+    return this.#extras?.directories ?? ROOT_ONLY;
+  }
+
+  /** Records what this skill has beyond a lone SKILL.md. */
+  extend(extras: Extras): void {
+    this.#extras = { ...this.#extras, ...extras };
   }
 }
 
@@ -228,13 +277,11 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
   // SKILL.md was decoded above: only the NUL test of isProbablyText is left to do.
   const skillIsText = !read.bytes.subarray(0, NUL_WINDOW).includes(0);
   // A skill folder is usually named as its skill: one string serves as both.
-  const skill = new LoadedSkill(name, dir === name ? name : dir, path, frontmatter, text, parsed.value.bodyOffset, read.stamp, {
-    name: skillFileName(skillRel.slice(prefix.length)),
-    size: read.bytes.length,
-    digest: digestOf(read.bytes),
-    text: skillIsText,
-  });
-  if (args.length > 0) skill.args = args;
+  const skill = new LoadedSkill(name, dir === name ? name : dir, path, frontmatter, text, parsed.value.bodyOffset, read.stamp, read.bytes.length, sha256(read.bytes));
+  const fileName = skillRel.slice(prefix.length);
+  if (fileName !== 'SKILL.md') skill.extend({ fileName });
+  if (!skillIsText) skill.extend({ textual: false });
+  if (args.length > 0) skill.extend({ args });
   let others: LoadedFile[] | undefined;
   let directories: string[] | undefined;
   let locales: LocaleVariant[] | undefined;
@@ -254,7 +301,7 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
     const mime = mimeTypeFor(inSkill);
     const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
     const mimeType = mime ?? (isText ? 'text/plain' : 'application/octet-stream');
-    (others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, digestOf(content.bytes), mimeType, isText));
+    (others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, sha256(content.bytes), mimeType, isText));
     const locale = LOCALE_FILE.exec(inSkill);
     if (locale) {
       const variantText = decodeUtf8(content.bytes);
@@ -275,18 +322,18 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
     const reference = /^references\/([^/]+)\.md$/.exec(inSkill);
     if (reference) (references ??= new Map()).set(reference[1] as string, entry.rel);
   }
-  if (others) skill.addFiles(others);
-  if (locales) skill.locales = locales.sort((a, b) => (a.locale < b.locale ? -1 : 1));
-  if (references) skill.references = references;
-  if (directories) skill.directories = directories;
-  const files = skill.files;
-  const total = files.reduce((sum, f) => sum + f.size, 0);
-  if (files.length > 512 || total > 16 * 1024 * 1024) {
+  if (others) skill.extend({ files: [skill.file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))] });
+  if (locales) skill.extend({ locales: locales.sort((a, b) => (a.locale < b.locale ? -1 : 1)) });
+  if (references) skill.extend({ references });
+  if (directories) skill.extend({ directories });
+  const count = 1 + (others?.length ?? 0);
+  const total = (others ?? []).reduce((sum, f) => sum + f.size, read.bytes.length);
+  if (count > 512 || total > 16 * 1024 * 1024) {
     issues.push({
       severity: 'warning',
       code: 'skill_too_large',
       path: skillRel,
-      message: `The skill has ${files.length} files and ${total} bytes; hosts need accept only 512 files and 16 MiB (SEP-2640)`,
+      message: `The skill has ${count} files and ${total} bytes; hosts need accept only 512 files and 16 MiB (SEP-2640)`,
     });
   }
   return skill;
