@@ -52,8 +52,9 @@ async function loadLean<T>(load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } finally {
-    setFlagsFromString('--semi-space-growth-factor=2');
+    // Before growth is allowed again: a full collection also resizes the young generation.
     collectGarbage();
+    setFlagsFromString('--semi-space-growth-factor=2');
   }
 }
 
