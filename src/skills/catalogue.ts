@@ -73,7 +73,13 @@ class BuiltCatalogue implements Catalogue {
     if (this.#files) return this.#files;
     const files = new Map<string, FileEntry>();
     for (const { fs, skills } of this.#served) {
-      for (const skill of skills) for (const record of skill.files) if (!files.has(record.uri)) files.set(record.uri, { fs, record });
+      for (const skill of skills) {
+        for (const record of skill.files) {
+          // A record's URI is derived on each read: read it once.
+          const uri = record.uri;
+          if (!files.has(uri)) files.set(uri, { fs, record });
+        }
+      }
     }
     return (this.#files = files);
   }
@@ -84,10 +90,11 @@ class BuiltCatalogue implements Catalogue {
     const seen = new Set<string>();
     for (const skill of this.skills) {
       for (const record of skill.files) {
-        if (seen.has(record.uri)) continue;
-        seen.add(record.uri);
+        const uri = record.uri;
+        if (seen.has(uri)) continue;
+        seen.add(uri);
         const isSkillFile = record === skill.file;
-        const resource: Resource = { uri: record.uri, name: isSkillFile ? skill.name : record.inSkill, mimeType: record.mimeType, size: record.size };
+        const resource: Resource = { uri, name: isSkillFile ? skill.name : record.inSkill, mimeType: record.mimeType, size: record.size };
         if (isSkillFile) resource.description = skill.description;
         resources.push(resource);
       }
