@@ -57,13 +57,6 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   }
   const handler = createHttpHandler(server, options);
   const handle = toNodeHandler(handler, { logger });
-  // Responses still being written: the handler is done with them before node has sent them.
-  let writing = 0;
-  let allWritten: (() => void) | undefined;
-  const responseClosed = (): void => {
-    writing--;
-    if (writing === 0) allWritten?.();
-  };
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const nodeServer = createNodeServer(
@@ -76,11 +69,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
       // so a slow-loris client would hold on far past them; sweep at a fraction of the shorter one.
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
     },
-    (req, res) => {
-      writing++;
-      res.once('close', responseClosed);
-      handle(req, res);
-    },
+    handle,
   );
   await new Promise<void>((resolve, reject) => {
     nodeServer.once('error', reject);
@@ -102,17 +91,19 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
         const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
         nodeServer.closeIdleConnections();
         await handler.close();
+        // Answers still being written end their connections' last requests: close each
+        // connection as it goes idle (nothing is tracked per request for this), until all
+        // are gone or the drain time is up.
+        const sweep = setInterval(() => nodeServer.closeIdleConnections(), 25);
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
-          new Promise<void>((resolve) => {
-            allWritten = resolve;
-            if (writing === 0) resolve();
-          }),
+          stopped,
           new Promise<void>((resolve) => {
             timer = setTimeout(resolve, options.drainTimeoutMs ?? 5000);
             timer.unref();
           }),
         ]);
+        clearInterval(sweep);
         clearTimeout(timer);
         nodeServer.closeAllConnections();
         await stopped;
