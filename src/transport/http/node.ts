@@ -106,10 +106,11 @@ function readNodeBody(req: IncomingMessage, contentLength: string | null, max: n
       done();
       reject(new Error('The client closed the request before its body ended'));
     };
+    // `on`, not `once`: done() removes all four, and once would wrap each in a closure.
     req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
-    req.once('close', onClose);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 
@@ -166,7 +167,7 @@ class NodeRequest implements HttpRequest {
     const onClose = (): void => {
       if (!res.writableEnded) listener();
     };
-    res.once('close', onClose);
+    res.on('close', onClose);
     return () => res.off('close', onClose);
   }
 }
