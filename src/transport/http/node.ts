@@ -20,13 +20,13 @@ export interface NodeHandlerOptions {
 }
 
 /**
- * Request headers by lower-case name, built on first use from the raw
- * list: several fields of one name are joined with ", " as the Fetch
- * `Headers` does, where node's `req.headers` keeps only the first of some
- * (Host, Content-Type, Authorization...).
+ * Request headers read from the raw list, case-insensitively: several fields
+ * of one name are joined with ", " as the Fetch `Headers` does, where node's
+ * `req.headers` keeps only the first of some (Host, Content-Type,
+ * Authorization...). A request has a dozen headers and the handler asks for
+ * about as many: a scan with a length check beats building a map.
  */
 class RawHeaders implements HeaderReader {
-  #byName: Map<string, string> | undefined;
   readonly #raw: string[];
 
   constructor(raw: string[]) {
@@ -34,19 +34,19 @@ class RawHeaders implements HeaderReader {
   }
 
   get(name: string): string | null {
-    let byName = this.#byName;
-    if (!byName) {
-      byName = new Map();
-      const raw = this.#raw;
-      for (let i = 0; i + 1 < raw.length; i += 2) {
-        const key = (raw[i] as string).toLowerCase();
-        const value = raw[i + 1] as string;
-        const seen = byName.get(key);
-        byName.set(key, seen === undefined ? value : `${seen}, ${value}`);
-      }
-      this.#byName = byName;
+    const raw = this.#raw;
+    const length = name.length;
+    let lower: string | undefined;
+    let found: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const key = raw[i] as string;
+      if (key.length !== length) continue;
+      lower ??= name.toLowerCase();
+      if (key !== lower && key.toLowerCase() !== lower) continue;
+      const value = raw[i + 1] as string;
+      found = found === null ? value : `${found}, ${value}`;
     }
-    return byName.get(name.toLowerCase()) ?? null;
+    return found;
   }
 }
 
