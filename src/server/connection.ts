@@ -59,6 +59,41 @@ export interface Connection {
   close(reason: CloseReason): void;
 }
 
+/**
+ * An abort signal created on first read of `signal`: most readers never come,
+ * and an AbortController is costly to create. Read after {@link abort}, it is
+ * created already aborted with the same reason. The first abort wins.
+ */
+class LazySignal {
+  #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      if (this.#aborted) {
+        this.#signal = AbortSignal.abort(this.#reason);
+      } else {
+        this.#controller = new AbortController();
+        this.#signal = this.#controller.signal;
+      }
+    }
+    return this.#signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
 /** What the requests of one connection share. */
 interface Shared {
   readonly engine: Engine;
@@ -67,17 +102,15 @@ interface Shared {
   readonly peer: Peer;
   /** Set on disconnect: nothing more is sent. */
   closed: boolean;
-  /** The connection's closing signal, created on first read. */
-  closing(): AbortSignal;
+  /** Aborted on shutdown: long-lived requests (listen) end gracefully, others finish. */
+  readonly shutdown: LazySignal;
 }
 
 /**
- * One in-flight request, which is also the context its handler gets. The
- * abort signal is created on first read of `signal`: most handlers never read
- * it, and an AbortController is costly to create. The accessors live on the
- * prototype (an object literal with getters is itself slow to create), so a
- * request allocates this one object; `{ ...ctx }` therefore copies neither
- * `signal` nor `closing`.
+ * One in-flight request, which is also the context its handler gets; its
+ * `signal` is a {@link LazySignal}'s. The accessors live on the prototype (an
+ * object literal with getters is itself slow to create); `{ ...ctx }`
+ * therefore copies neither `signal` nor `closing`.
  */
 class InFlight implements MethodContext {
   readonly engine: Engine;
@@ -86,10 +119,7 @@ class InFlight implements MethodContext {
   readonly id: RequestId;
   readonly session: LegacySession | undefined;
   readonly #shared: Shared;
-  #controller: AbortController | undefined;
-  #signal: AbortSignal | undefined;
-  #cancelled = false;
-  #reason: unknown;
+  readonly #abort = new LazySignal();
 
   constructor(shared: Shared, id: RequestId, session: LegacySession | undefined) {
     this.engine = shared.engine;
@@ -100,37 +130,25 @@ class InFlight implements MethodContext {
     this.#shared = shared;
   }
 
-  /** Created on first read; already aborted when the request was cancelled before. */
   get signal(): AbortSignal {
-    if (!this.#signal) {
-      if (this.#cancelled) {
-        this.#signal = AbortSignal.abort(this.#reason);
-      } else {
-        this.#controller = new AbortController();
-        this.#signal = this.#controller.signal;
-      }
-    }
-    return this.#signal;
+    return this.#abort.signal;
   }
 
   get cancelled(): boolean {
-    return this.#cancelled;
+    return this.#abort.aborted;
+  }
+
+  cancel(reason: unknown): void {
+    this.#abort.abort(reason);
   }
 
   get closing(): AbortSignal {
-    return this.#shared.closing();
+    return this.#shared.shutdown.signal;
   }
 
   notify(notification: JsonRpcNotification): void {
     // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
-    if (!this.#cancelled && !this.#shared.closed) this.#shared.peer.send(notification);
-  }
-
-  cancel(reason: unknown): void {
-    if (this.#cancelled) return;
-    this.#cancelled = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
+    if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification);
   }
 }
 
@@ -155,24 +173,7 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
   const inFlight = new Map<RequestId, InFlight>();
   let session: (LegacySession & { revision: Revision }) | undefined;
   let stopEvents: (() => void) | undefined;
-  // Aborted on shutdown: long-lived requests (listen) end gracefully, others finish.
-  // Created when a handler first reads `ctx.closing`, like the request signals.
-  let shutdown: AbortController | undefined;
-  let closingSignal: AbortSignal | undefined;
-  let closeReason: CloseReason | undefined;
-
-  function closing(): AbortSignal {
-    if (!closingSignal) {
-      if (closeReason !== undefined) {
-        closingSignal = AbortSignal.abort(closeReason);
-      } else {
-        shutdown = new AbortController();
-        closingSignal = shutdown.signal;
-      }
-    }
-    return closingSignal;
-  }
-  const shared: Shared = { engine, server, logger, peer, closed: false, closing };
+  const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
 
   function startSession(revision: Revision, params: Record<string, unknown>): LegacySession {
     const capabilities = params.capabilities;
@@ -288,10 +289,7 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
       }
     },
     close(reason) {
-      if (closeReason === undefined) {
-        closeReason = reason;
-        shutdown?.abort(reason);
-      }
+      shared.shutdown.abort(reason);
       if (reason === 'shutdown') return;
       shared.closed = true;
       for (const entry of inFlight.values()) entry.cancel(reason);
