@@ -58,7 +58,7 @@ function withIcons(target: Wire, list: Icon[] | undefined, shape: Shape): Wire {
  * catalogue version instead of once per request. The wire objects are shared
  * between responses and never mutated.
  */
-export function memoized<T extends object>(encode: (item: T, shape: Shape) => Wire): (item: T, shape: Shape) => Wire {
+function memoized<T extends object>(encode: (item: T, shape: Shape) => Wire): (item: T, shape: Shape) => Wire {
   const byShape = new WeakMap<Shape, WeakMap<T, Wire>>();
   return (item, shape) => {
     let cache = byShape.get(shape);

@@ -20,37 +20,37 @@ import {
   encodePromptResult,
   encodeResource,
   encodeSkill,
-  memoized,
   type Shape,
 } from './encode.js';
 
 type Wire = Record<string, unknown>;
 
 /**
- * A list result encoder that remembers each page's result. The engine's
- * pagers hand out the same page object for the same catalogue version and
- * offset, so a page is encoded once per version (and per shape: each registry
- * has its own encoders), and its result is marked stable so the transports
- * serialize it once too. A new catalogue brings new pages, hence new results.
+ * Encodes a result once per key object and marks it stable, so the
+ * transports serialize it once too. For keys that never change while they
+ * are handed out: the pagers' pages (one per catalogue version and offset),
+ * fixed prompt results and frozen completions. A new catalogue brings new
+ * keys, hence new results.
  */
-function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => Wire {
-  const results = new WeakMap<Page<T>, Wire>();
-  return (page) => {
-    let result = results.get(page);
+function encodedOnce<K extends object>(encode: (key: K) => Wire): (key: K) => Wire {
+  const results = new WeakMap<K, Wire>();
+  return (key) => {
+    let result = results.get(key);
     if (!result) {
-      result = { [key]: Object.freeze(page.items.map((item) => encode(item))) };
-      if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-      results.set(page, markStable(result));
+      result = markStable(encode(key));
+      results.set(key, result);
     }
     return result;
   };
 }
 
-/** A fixed prompt's result, encoded once per shape and marked stable (serialized once too). */
-const encodeFixedPromptResult = memoized((result: PromptResult, shape: Shape) => markStable(encodePromptResult(result, shape)));
-
-function promptResult(result: PromptResult, shape: Shape): Wire {
-  return isFixedResult(result) ? encodeFixedPromptResult(result, shape) : encodePromptResult(result, shape);
+/** A list page's result, encoded once per page (and per shape: each registry has its own encoders). */
+function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => Wire {
+  return encodedOnce((page: Page<T>) => {
+    const result: Wire = { [key]: Object.freeze(page.items.map((item) => encode(item))) };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  });
 }
 
 function encodeCompletion(completion: Completion): Wire {
@@ -60,21 +60,11 @@ function encodeCompletion(completion: Completion): Wire {
   return { completion: wire };
 }
 
-/** Results for frozen completions (a fixed list's remembered answers), encoded once. */
-const frozenCompletions = new WeakMap<Completion, Wire>();
+/** A frozen completion (a fixed list's remembered answer) cannot change: its result is encoded once. */
+const encodeFrozenCompletion = encodedOnce(encodeCompletion);
 
-/**
- * A frozen completion cannot change, so its result is built once and marked
- * stable (serialized once too); any other is encoded for this request.
- */
 function completionResult(completion: Completion): Wire {
-  if (!Object.isFrozen(completion) || !Object.isFrozen(completion.values)) return encodeCompletion(completion);
-  let wire = frozenCompletions.get(completion);
-  if (!wire) {
-    wire = markStable(encodeCompletion(completion));
-    frozenCompletions.set(completion, wire);
-  }
-  return wire;
+  return Object.isFrozen(completion) && Object.isFrozen(completion.values) ? encodeFrozenCompletion(completion) : encodeCompletion(completion);
 }
 
 /**
@@ -87,6 +77,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
   const templatePage = lister('resourceTemplates', (t: ResourceTemplate) => encodeListedTemplate(t, shape));
   const skillPage = lister('skills', encodeSkill);
   const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
+  const fixedPromptResult = encodedOnce((result: PromptResult) => encodePromptResult(result, shape));
   return new Map<string, MethodHandler>([
     ['prompts/list', async (params, { engine }) => promptPage(await engine.listPrompts(optionalString(params, 'cursor')))],
     [
@@ -94,7 +85,9 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       async (params, ctx) => {
         const name = requireString(params, 'name');
         const args = stringMap(params.arguments, 'arguments');
-        return promptResult(await ctx.engine.getPrompt(name, args, ctx), shape);
+        const result = await ctx.engine.getPrompt(name, args, ctx);
+        // A fixed prompt's result is the same object for every request: encoded once.
+        return isFixedResult(result) ? fixedPromptResult(result) : encodePromptResult(result, shape);
       },
     ],
     [
