@@ -11,7 +11,7 @@ import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
 import { readFrontmatter } from './frontmatter.js';
 import type { ConfinedFs } from './confined-fs.js';
-import { readVerified, type SkillRecord } from './load-skill.js';
+import { type SkillRecord, verifyUnchanged } from './load-skill.js';
 import type { PromptFileRecord } from './prompt-files.js';
 import { firstSentence } from './sentence.js';
 import { substituteTemplate } from './substitute.js';
@@ -134,7 +134,7 @@ class SkillPrompt implements PromptEntry {
     const stamp = this.#fs.stampNow(skill.file.rel);
     if (stamp !== undefined && stamp === this.#stamp) return skill.text;
     // Touched, moved or rewritten: only the bytes can tell. Same digest, same text.
-    readVerified(this.#fs, skill.file);
+    verifyUnchanged(this.#fs, skill.file);
     if (stamp !== undefined) this.#stamp = stamp;
     return skill.text;
   }

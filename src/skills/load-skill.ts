@@ -345,13 +345,12 @@ export class StaleFileError extends Error {
 }
 
 /**
- * The text of a catalogued file as it is now, if it still has the bytes the
- * catalogue was built from (same SHA-256); throws {@link StaleFileError} when
- * it changed, went away or cannot be read, so the caller reloads.
+ * Checks that a catalogued file still has the bytes the catalogue was built
+ * from (same SHA-256), so what the catalogue kept of it may still be served;
+ * throws {@link StaleFileError} when it changed, went away or cannot be read,
+ * so the caller reloads.
  */
-export function readVerified(fs: ConfinedFs, record: SkillFileRecord): string {
+export function verifyUnchanged(fs: ConfinedFs, record: SkillFileRecord): void {
   const read = fs.readNow(record.rel);
-  const text = 'refused' in read || digestOf(read.bytes) !== record.digest ? undefined : decodeUtf8(read.bytes);
-  if (text === undefined) throw new StaleFileError(`${record.uri} changed since it was read`);
-  return text;
+  if ('refused' in read || digestOf(read.bytes) !== record.digest) throw new StaleFileError(`${record.uri} changed since it was read`);
 }
