@@ -300,8 +300,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       try {
         adapted = fromWebRequest(request);
       } catch (error) {
-        logger.error('Unexpected failure in the HTTP handler', error);
-        return toWebResponse(reject(Rejections.Internal));
+        return toWebResponse(failed(error));
       }
       return toWebResponse(await reply(adapted));
     },
