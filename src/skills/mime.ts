@@ -29,7 +29,22 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   htm: 'text/html',
   css: 'text/css',
   xml: 'application/xml',
+  // XML Schema and XSLT have no type of their own in common use but XML's.
+  xsd: 'application/xml',
+  xsl: 'application/xslt+xml',
+  xslt: 'application/xslt+xml',
+  ipynb: 'application/x-ipynb+json',
   pdf: 'application/pdf',
+  // Office documents: the registered OOXML and OpenDocument types, and the legacy binaries.
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
+  ppt: 'application/vnd.ms-powerpoint',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
   // Source code
   js: 'text/javascript',
   mjs: 'text/javascript',
@@ -47,6 +62,13 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   c: 'text/x-c',
   h: 'text/x-c',
   cpp: 'text/x-c++',
+  cs: 'text/x-csharp',
+  kt: 'text/x-kotlin',
+  swift: 'text/x-swift',
+  php: 'text/x-php',
+  ps1: 'text/x-powershell',
+  jsx: 'text/javascript',
+  tsx: 'text/x-typescript',
   sql: 'application/sql',
   // Images
   svg: 'image/svg+xml',
@@ -64,6 +86,7 @@ const BY_EXTENSION: Readonly<Record<string, string>> = {
   // Audio and video
   wav: 'audio/wav',
   mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
   ogg: 'audio/ogg',
   mp4: 'video/mp4',
   // Fonts
