@@ -36,6 +36,9 @@ function firstLine(body: string): string | undefined {
   return line;
 }
 
+// Anchored, and each repetition must end at a newline: linear in the blank run's length.
+const LEADING_BLANK_LINES = /^(?:[ \t]*\r?\n)+/;
+
 /** Maps one prompt file; undefined (with issues) when it cannot be served. */
 export async function loadPromptFile(ref: PromptFileRef, text: string, issues: Issue[]): Promise<PromptFileRecord | undefined> {
   let parsed = await readFrontmatter(text);
@@ -49,7 +52,9 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
     issues.push({ severity: 'error', code: parsed.code, path: ref.rel, line: parsed.line, message: parsed.message });
     return undefined;
   }
-  const { data, body } = parsed.value;
+  const { data } = parsed.value;
+  // The blank line that separates frontmatter from the text is layout, not part of the prompt.
+  const body = parsed.value.body.replace(LEADING_BLANK_LINES, '');
   const description = typeof data.description === 'string' ? data.description : firstLine(body);
   const explicitName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name.trim() : undefined;
   switch (ref.format) {

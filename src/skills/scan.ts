@@ -50,11 +50,18 @@ export const DEFAULT_LIMITS: ScanLimits = { maxDepth: 12, maxEntries: 200_000 };
 const SKIPPED = new Set(['.git', 'node_modules', '.hg', '.svn']);
 const HIDDEN_ALLOWED = new Set(['.claude', '.github', '.cursor']);
 
+/**
+ * What a folder of prompts keeps beside them to document itself, not to be
+ * run: `prompts/README.md` is the folder's documentation, not a prompt named
+ * README. Compared case-insensitively, without `.md`.
+ */
+const DOCUMENTATION = new Set(['readme', 'changelog', 'contributing', 'license', 'code_of_conduct', 'security']);
+
 function formatOf(rel: string): PromptFileRef | undefined {
   const parts = rel.split('/');
   const file = parts[parts.length - 1] as string;
   if (file.endsWith('.prompt.md')) return { rel, format: 'vscode', key: file.slice(0, -'.prompt.md'.length) };
-  if (!file.endsWith('.md')) return undefined;
+  if (!file.endsWith('.md') || DOCUMENTATION.has(file.slice(0, -3).toLowerCase())) return undefined;
   const commands = parts.findIndex((p, i) => p === 'commands' && parts[i - 1] === '.claude');
   if (commands >= 0) return { rel, format: 'claude-command', key: parts.slice(commands + 1).join('/').slice(0, -3) };
   if (parts.slice(0, -1).includes('prompts')) return { rel, format: 'markdown', key: file.slice(0, -3) };
