@@ -124,6 +124,15 @@ function cap(text: string, maxLength: number): string {
 }
 
 /**
+ * How long a listed description may be. Agent Skills descriptions run to 1024
+ * characters and their first sentences to about 400 in the public collections
+ * (GitHub's awesome-copilot: 419 skills, the longest first sentence 378
+ * characters; at a cap of 160, 68 of them were cut): long enough for any
+ * first sentence seen, short enough for a picker's line.
+ */
+export const LISTING_MAX_LENGTH = 400;
+
+/**
  * The first sentence of `text`, whitespace collapsed to single spaces and at
  * most `maxLength` characters (UTF-16 code units) long.
  *
@@ -146,7 +155,7 @@ function cap(text: string, maxLength: number): string {
  * firstSentence('Reviews SQL, e.g. Postgres migrations. Use when a PR touches *.sql files.');
  * // 'Reviews SQL, e.g. Postgres migrations.'
  */
-export function firstSentence(text: string, maxLength = 160): string {
+export function firstSentence(text: string, maxLength = LISTING_MAX_LENGTH): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const end = sentenceEnd(flat);
   const sentence = cap(end < 0 ? flat : flat.slice(0, end), maxLength);

@@ -120,11 +120,13 @@ describe('firstSentence', () => {
       expect(firstSentence('alpha beta', 10)).toBe('alpha beta');
     });
 
-    it('defaults to 160 characters', () => {
-      const long = `${'word '.repeat(60).trim()}.`;
+    it('defaults to 400 characters, so a first sentence of the length real collections have is kept whole', () => {
+      const long = `${'word '.repeat(100).trim()}.`;
       const result = firstSentence(long);
-      expect(result.length).toBeLessThanOrEqual(160);
+      expect(result.length).toBeLessThanOrEqual(400);
       expect(result.endsWith('word…')).toBe(true);
+      const seen = `${'word '.repeat(75).trim()}.`;
+      expect(firstSentence(seen)).toBe(seen);
     });
 
     it('drops trailing separators before the ellipsis', () => {
