@@ -7,9 +7,12 @@
  */
 import { basename } from 'node:path';
 import type { Prompt, Resource } from '../core/model.js';
+import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
 import type { SkillEntry } from '../core/skills.js';
+import type { CitationTargets } from './citations.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
 import { directoryListings, type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
+import { extensionProblems } from './extension.js';
 import type { Issue } from './issues.js';
 import { decodeUtf8, loadSkill, type SkillFileRecord, type SkillRecord } from './load-skill.js';
 import { loadPromptFile } from './prompt-files.js';
@@ -39,6 +42,16 @@ export interface Catalogue {
   readonly skillsByUri: ReadonlyMap<string, SkillEntry>;
   /** Children of each directory URI (skill roots and their sub-folders). */
   readonly directories: ReadonlyMap<string, readonly Resource[]>;
+  /**
+   * The skills the `{skill}` variable of `skill://{skill}/{+path}` names, by
+   * path: those inside no other skill (a nested skill's files are files of
+   * the skill that holds it), so each is one URI segment.
+   */
+  readonly topSkills: ReadonlyMap<string, SkillRecord>;
+  /** Completions of {@link topSkills}' names, indexed once per catalogue. */
+  readonly skillCompletions: CompletionIndex;
+  /** Completions of the paths inside one skill, indexed once per catalogue and skill. */
+  pathCompletions(skill: SkillRecord): CompletionIndex;
   readonly issues: readonly Issue[];
 }
 
@@ -54,13 +67,26 @@ class BuiltCatalogue implements Catalogue {
   readonly skills: readonly SkillRecord[];
   readonly issues: readonly Issue[];
   #served: readonly Served[];
+  /** Skills the Skills extension cannot carry: served as prompts and resources only. */
+  #outsideExtension: ReadonlySet<SkillRecord>;
   #files: Map<string, FileEntry> | undefined;
   #resources: Resource[] | undefined;
   #skillEntries: SkillEntry[] | undefined;
   #skillsByUri: Map<string, SkillEntry> | undefined;
   #directories: Map<string, readonly Resource[]> | undefined;
+  #topSkills: Map<string, SkillRecord> | undefined;
+  #skillCompletions: CompletionIndex | undefined;
+  #pathCompletions: Map<SkillRecord, CompletionIndex> | undefined;
 
-  constructor(prompts: readonly Prompt[], promptsByName: ReadonlyMap<string, PromptEntry>, skills: readonly SkillRecord[], issues: readonly Issue[], served: readonly Served[]) {
+  constructor(
+    prompts: readonly Prompt[],
+    promptsByName: ReadonlyMap<string, PromptEntry>,
+    skills: readonly SkillRecord[],
+    issues: readonly Issue[],
+    served: readonly Served[],
+    outsideExtension: ReadonlySet<SkillRecord>,
+  ) {
+    this.#outsideExtension = outsideExtension;
     this.prompts = prompts;
     this.promptsByName = promptsByName;
     this.skills = skills;
@@ -94,7 +120,9 @@ class BuiltCatalogue implements Catalogue {
         if (seen.has(uri)) continue;
         seen.add(uri);
         const isSkillFile = record === skill.file;
-        const resource: Resource = { uri, name: isSkillFile ? skill.name : record.inSkill, mimeType: record.mimeType, size: record.size };
+        // SKILL.md is named as its skill (SEP-2640 §resource metadata); any other file by its
+        // skill and path, so twenty LICENSE.txt files can be told apart in a list.
+        const resource: Resource = { uri, name: isSkillFile ? skill.name : `${skill.path}/${record.inSkill}`, mimeType: record.mimeType, size: record.size };
         if (isSkillFile) resource.description = skill.description;
         resources.push(resource);
       }
@@ -103,7 +131,8 @@ class BuiltCatalogue implements Catalogue {
   }
 
   get skillEntries(): readonly SkillEntry[] {
-    this.#skillEntries ??= this.skills.map((skill) => ({
+    const carried = this.#outsideExtension.size === 0 ? this.skills : this.skills.filter((skill) => !this.#outsideExtension.has(skill));
+    this.#skillEntries ??= carried.map((skill) => ({
       uri: skill.uri,
       frontmatter: skill.frontmatter,
       resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
@@ -114,6 +143,26 @@ class BuiltCatalogue implements Catalogue {
   get skillsByUri(): ReadonlyMap<string, SkillEntry> {
     this.#skillsByUri ??= new Map(this.skillEntries.map((entry) => [entry.uri, entry]));
     return this.#skillsByUri;
+  }
+
+  get topSkills(): ReadonlyMap<string, SkillRecord> {
+    this.#topSkills ??= new Map(this.skills.filter((skill) => !skill.path.includes('/')).map((skill) => [skill.path, skill]));
+    return this.#topSkills;
+  }
+
+  get skillCompletions(): CompletionIndex {
+    this.#skillCompletions ??= createCompletionIndex([...this.topSkills.keys()]);
+    return this.#skillCompletions;
+  }
+
+  pathCompletions(skill: SkillRecord): CompletionIndex {
+    this.#pathCompletions ??= new Map();
+    let index = this.#pathCompletions.get(skill);
+    if (!index) {
+      index = createCompletionIndex(skill.files.map((f) => f.inSkill));
+      this.#pathCompletions.set(skill, index);
+    }
+    return index;
   }
 
   get directories(): ReadonlyMap<string, readonly Resource[]> {
@@ -140,6 +189,33 @@ export function slugify(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return slug === '' ? 'skills' : slug;
+}
+
+/**
+ * The nearest served skill whose folder holds `dir`, and the folders between
+ * it and `dir`'s own folder; undefined for a skill inside no other.
+ */
+function enclosing(served: ReadonlyMap<string, SkillRecord>, dir: string): { skill: SkillRecord; between: string } | undefined {
+  if (dir === '') return undefined;
+  const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+  for (let at = parent; ; at = at.includes('/') ? at.slice(0, at.lastIndexOf('/')) : '') {
+    const skill = served.get(at);
+    if (skill) return { skill, between: at === '' ? parent : parent.slice(at.length + 1) };
+    if (at === '') return undefined;
+  }
+}
+
+/** Where a skill's citations of its own reference documents point: their prompts and their resources. */
+function referenceTargets(skill: SkillRecord, shared: ReadonlyMap<string, string>): CitationTargets {
+  const local = new Map<string, string>();
+  const uris = new Map<string, string>();
+  const byRel = new Map(skill.files.map((f) => [f.rel, f]));
+  for (const [slug, rel] of skill.references) {
+    local.set(slug, `${skill.name}-references-${slug}`);
+    const file = byRel.get(rel);
+    if (file) uris.set(slug, file.uri);
+  }
+  return { local, shared, uris };
 }
 
 /** A file's text, or undefined when it cannot be read or is not UTF-8. */
@@ -183,6 +259,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   }
 
   const skills: SkillRecord[] = [];
+  const outsideExtension = new Set<SkillRecord>();
   const served: Served[] = [];
   // By skill path: a skill's URI is a function of its path, and the path is already a string.
   const dirsByPath = new Map<string, string>();
@@ -213,9 +290,13 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     served.push(here);
     // Where each served skill's SKILL.md is, for issues (not asked of the skill, which makes its file record on first use).
     const sources: string[] = [];
+    // Skills come shallowest first, so an enclosing skill is placed before the skills inside it.
+    const servedDirs = new Map<string, SkillRecord>();
     for (const [index, skill] of loaded.entries()) {
       if (!skill) continue;
       const source = (scan.skills[index] as ScannedSkill).file.rel;
+      const outer = enclosing(servedDirs, skill.dir);
+      if (outer) skill.nestIn(outer.skill, outer.between);
       const first = dirsByPath.get(skill.path);
       if (first !== undefined) {
         issues.push({
@@ -230,12 +311,23 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       here.skills.push(skill);
       sources.push(source);
       dirsByPath.set(skill.path, skill.dir);
+      servedDirs.set(skill.dir, skill);
+      const problems = extensionProblems(skill.frontmatter);
+      if (problems.length > 0) {
+        outsideExtension.add(skill);
+        issues.push({
+          severity: 'warning',
+          code: 'not_in_extension',
+          path: source,
+          message: `Left out of the Skills extension (skills/list, skills/get): ${problems.join('; ')}; still served as a prompt and as resources`,
+        });
+      }
     }
 
     // Skills without reference documents share one set of citation targets.
     const plain = { local: new Map<string, string>(), shared: sharedTargets };
     for (const [index, skill] of here.skills.entries()) {
-      const targets = skill.references.size === 0 ? plain : { local: new Map([...skill.references.keys()].map((slug) => [slug, `${skill.name}-references-${slug}`])), shared: sharedTargets };
+      const targets = skill.references.size === 0 ? plain : referenceTargets(skill, sharedTargets);
       addPrompt(skillPrompt(skill, targets, fs), sources[index] as string);
       for (const [slug, rel] of skill.references) {
         const text = await readText(fs, rel);
@@ -258,5 +350,5 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   }
   for (const add of deferred) add();
 
-  return new BuiltCatalogue(prompts, promptsByName, skills, issues, served);
+  return new BuiltCatalogue(prompts, promptsByName, skills, issues, served, outsideExtension);
 }

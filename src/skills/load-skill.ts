@@ -39,8 +39,15 @@ export interface SkillRecord {
   name: string;
   /** Skill folder relative to the served folder ('' when the folder itself is the skill). */
   dir: string;
-  /** The `<skill-path>` of its URIs: parent folders, then the name. */
-  path: string;
+  /**
+   * The `<skill-path>` of its URIs (SEP-2640: segments ending in the name): the
+   * name alone, or for a skill inside another skill's folder, the enclosing
+   * skill's path, the folders between them, then the name. Folders that only
+   * organise skills (`skills/`, `plugins/x/`) are not part of it.
+   */
+  readonly path: string;
+  /** {@link path} encoded for a URI, one segment at a time. */
+  readonly uriBase: string;
   /** `skill://<path>/SKILL.md`. */
   uri: string;
   frontmatter: Record<string, unknown> & { name: string; description: string };
@@ -67,13 +74,29 @@ const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
 const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
 const ROOT_ONLY: readonly string[] = Object.freeze(['']);
 const NONE: readonly never[] = Object.freeze([]);
-const BINARY_TYPE = /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(pdf|zip|gzip|wasm|octet-stream))/;
+const BINARY_TYPE = /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(pdf|zip|gzip|wasm|octet-stream|msword|vnd\.ms-|vnd\.openxmlformats|vnd\.oasis))/;
 const decoder = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte-order mark in the text instead of dropping it.
+const exactDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes UTF-8 strictly; undefined when the bytes are not UTF-8. */
+/** Decodes UTF-8 strictly, without a leading byte-order mark; undefined when the bytes are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
     return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Decodes UTF-8 strictly into the text whose UTF-8 encoding is exactly these
+ * bytes, a leading byte-order mark included: what `resources/read` sends, since
+ * a host checks the size and digest of the manifest against the UTF-8 bytes of
+ * the text it receives (SEP-2640 §digest). Undefined when the bytes are not UTF-8.
+ */
+export function decodeExact(bytes: Uint8Array): string | undefined {
+  try {
+    return exactDecoder.decode(bytes);
   } catch {
     return undefined;
   }
@@ -105,8 +128,13 @@ function digestText(raw: string): string {
 const URI_SAFE = /^[A-Za-z0-9\-_.!~*'()/]*$/;
 
 /** Each segment of a path encoded for a URI; the path itself when nothing needs encoding. */
-function encodePath(path: string): string {
+export function encodePath(path: string): string {
   return URI_SAFE.test(path) ? path : path.split('/').map(encodeURIComponent).join('/');
+}
+
+/** One URI segment: a `/` in it is encoded too, so a name never reaches into another segment. */
+function encodeSegment(segment: string): string {
+  return URI_SAFE.test(segment) && !segment.includes('/') ? segment : encodeURIComponent(segment);
 }
 
 /*
@@ -158,7 +186,7 @@ class LoadedFile implements SkillFileRecord {
 
   get uri(): string {
     // SKILL.md is always addressed as SKILL.md (SEP-2640 §URI), also when the file is skill.md.
-    return this === this.#skill.file ? this.#skill.uri : `skill://${encodePath(this.#skill.path)}/${encodePath(this.inSkill)}`;
+    return this === this.#skill.file ? this.#skill.uri : `skill://${this.#skill.uriBase}/${encodePath(this.inSkill)}`;
   }
 }
 
@@ -174,12 +202,14 @@ interface Extras {
   fileName?: string;
   /** False when SKILL.md is served as a blob. */
   textual?: boolean;
+  /** Where a skill nested in another one is placed (see {@link SkillRecord.path}). */
+  path?: string;
+  uriBase?: string;
 }
 
-class LoadedSkill implements SkillRecord {
+export class LoadedSkill implements SkillRecord {
   readonly name: string;
   readonly dir: string;
-  readonly path: string;
   readonly frontmatter: SkillRecord['frontmatter'];
   readonly text: string;
   readonly bodyOffset: number;
@@ -190,10 +220,9 @@ class LoadedSkill implements SkillRecord {
   #file: LoadedFile | undefined;
   #extras: Extras | undefined;
 
-  constructor(name: string, dir: string, path: string, frontmatter: SkillRecord['frontmatter'], text: string, bodyOffset: number, stamp: string, size: number, sha: string) {
+  constructor(name: string, dir: string, frontmatter: SkillRecord['frontmatter'], text: string, bodyOffset: number, stamp: string, size: number, sha: string) {
     this.name = name;
     this.dir = dir;
-    this.path = path;
     this.frontmatter = frontmatter;
     this.text = text;
     this.bodyOffset = bodyOffset;
@@ -202,8 +231,27 @@ class LoadedSkill implements SkillRecord {
     this.#sha256 = sha;
   }
 
+  get path(): string {
+    return this.#extras?.path ?? this.name;
+  }
+
+  get uriBase(): string {
+    return this.#extras?.uriBase ?? encodeSegment(this.name);
+  }
+
   get uri(): string {
-    return `skill://${encodePath(this.path)}/SKILL.md`;
+    return `skill://${this.uriBase}/SKILL.md`;
+  }
+
+  /**
+   * Places this skill inside the skill `outer`, whose folder holds it `between`
+   * folders down ('' when directly): its URIs then lie inside `outer`'s, as the
+   * enclosing skill's manifest lists its files (SEP-2640 §nested skills).
+   */
+  nestIn(outer: SkillRecord, between: string): void {
+    const path = between === '' ? `${outer.path}/${this.name}` : `${outer.path}/${between}/${this.name}`;
+    const uriBase = between === '' ? `${outer.uriBase}/${encodeSegment(this.name)}` : `${outer.uriBase}/${encodePath(between)}/${encodeSegment(this.name)}`;
+    this.extend({ path, uriBase });
   }
 
   get description(): string {
@@ -242,7 +290,7 @@ class LoadedSkill implements SkillRecord {
 }
 
 /** Loads the skill in `dir`; undefined (with issues) when it cannot be served. */
-export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName: string, issues: Issue[]): Promise<SkillRecord | undefined> {
+export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName: string, issues: Issue[]): Promise<LoadedSkill | undefined> {
   const { dir, file: skillEntry } = scanned;
   const skillRel = skillEntry.rel;
   const read = await fs.readListed(skillEntry);
@@ -270,14 +318,12 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
   const { args, issues: argumentIssues } = parseArguments(frontmatter.arguments, skillRel);
   issues.push(...argumentIssues);
 
-  const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
-  const path = parent === '' ? name : `${parent}/${name}`;
   const prefix = dir === '' ? '' : `${dir}/`;
 
   // SKILL.md was decoded above: only the NUL test of isProbablyText is left to do.
   const skillIsText = !read.bytes.subarray(0, NUL_WINDOW).includes(0);
   // A skill folder is usually named as its skill: one string serves as both.
-  const skill = new LoadedSkill(name, dir === name ? name : dir, path, frontmatter, text, parsed.value.bodyOffset, read.stamp, read.bytes.length, sha256(read.bytes));
+  const skill = new LoadedSkill(name, dir === name ? name : dir, frontmatter, text, parsed.value.bodyOffset, read.stamp, read.bytes.length, sha256(read.bytes));
   const fileName = skillRel.slice(prefix.length);
   if (fileName !== 'SKILL.md') skill.extend({ fileName });
   if (!skillIsText) skill.extend({ textual: false });

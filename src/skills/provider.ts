@@ -14,11 +14,10 @@ import { toBase64 } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
 import { parseUriTemplate } from '../core/uri-template.js';
 import { InvalidParamsError, ProtocolError, ErrorCode } from '../jsonrpc/errors.js';
-import { rankCompletions } from '../core/rank.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
 import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';
-import { decodeUtf8, digestOf, StaleFileError } from './load-skill.js';
+import { decodeExact, digestOf, StaleFileError } from './load-skill.js';
 import { type TreeWatcher, watchTree } from './watch-tree.js';
 
 export interface SkillsFolderOptions extends CatalogueOptions {
@@ -47,6 +46,41 @@ export interface SkillsFolder {
 
 /** The resource template every skill file matches (SEP-2640 URI shape). */
 export const SKILL_FILE_TEMPLATE = 'skill://{skill}/{+path}';
+
+/**
+ * A `skill://` URI with each segment percent-encoded as the catalogue writes
+ * it, or undefined when it is already so or is not one. A client that expands
+ * `skill://{skill}/{+path}` leaves reserved characters such as `+` or `@` as
+ * they are (RFC 6570 §3.2.3), where the catalogue encodes them: both name the
+ * same file.
+ */
+function canonicalUri(uri: string): string | undefined {
+  if (!uri.startsWith('skill://')) return undefined;
+  const segments = uri.slice('skill://'.length).split('/');
+  let changed = false;
+  for (const [index, segment] of segments.entries()) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return undefined;
+    }
+    const encoded = encodeURIComponent(decoded);
+    if (encoded !== segment) {
+      segments[index] = encoded;
+      changed = true;
+    }
+  }
+  return changed ? `skill://${segments.join('/')}` : undefined;
+}
+
+/** The value of `uri` in a map keyed by catalogue URIs, also when the client encoded it otherwise. */
+function byUri<T>(map: ReadonlyMap<string, T>, uri: string): T | undefined {
+  const found = map.get(uri);
+  if (found !== undefined) return found;
+  const canonical = canonicalUri(uri);
+  return canonical === undefined ? undefined : map.get(canonical);
+}
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -168,7 +202,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
   if (live) prompts.watch = (listener) => promptChanges.watch(listener);
 
   async function readFile(uri: string, attempt: number): Promise<{ bytes: Uint8Array; mimeType: string; text: boolean }> {
-    const entry = current.files.get(uri);
+    const entry = byUri(current.files, uri);
     if (!entry) throw new ResourceNotFoundError(uri);
     const read = await entry.fs.read(entry.record.rel);
     if ('refused' in read) throw new ResourceNotFoundError(uri);
@@ -194,17 +228,20 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     ],
     async read(uri) {
       const { bytes, mimeType, text } = await readFile(uri, 0);
-      const decoded = text ? decodeUtf8(bytes) : undefined;
+      const decoded = text ? decodeExact(bytes) : undefined;
       return { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
     },
     complete(uriTemplate, argument, context) {
       if (uriTemplate !== SKILL_FILE_TEMPLATE || !template.variables.includes(argument.name)) {
         throw new InvalidParamsError(`Template ${uriTemplate} has no variable "${argument.name}"`, { name: argument.name });
       }
-      if (argument.name === 'skill') return rankCompletions(current.skills.map((s) => s.path), argument.value);
-      const skill = current.skills.find((s) => s.path === context.arguments.skill);
-      const files = skill ? skill.files.map((f) => f.inSkill) : current.skills.flatMap((s) => s.files.map((f) => `${f.inSkill}`));
-      return rankCompletions([...new Set(files)], argument.value);
+      // `{skill}` is one URI segment: the skills at the top (a nested skill's files
+      // are files of the skill that holds it), and `{+path}` a path inside the chosen one.
+      const catalogue = current;
+      if (argument.name === 'skill') return catalogue.skillCompletions.complete(argument.value);
+      const chosen = context.arguments.skill;
+      const skill = chosen === undefined ? undefined : catalogue.topSkills.get(chosen);
+      return skill ? catalogue.pathCompletions(skill).complete(argument.value) : { values: [] };
     },
   };
   if (live) resources.watch = (listener) => resourceChanges.watch(listener);
@@ -212,7 +249,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
   const skills: SkillsProvider = {
     listSkills: () => current.skillEntries,
     getSkill: (uri) => current.skillsByUri.get(uri),
-    readDirectory: (uri) => current.directories.get(uri),
+    readDirectory: (uri) => byUri(current.directories, uri),
   };
   if (live) skills.watch = (listener) => skillChanges.watch(listener);
 

@@ -27,15 +27,15 @@ describe('buildCatalogue on a valid folder', () => {
     expect(catalogue.issues.filter((i) => i.severity !== 'note')).toEqual([]);
   });
 
-  it('returns SKILL.md verbatim, frontmatter included, with reference citations rewritten path only', async () => {
+  it('returns SKILL.md verbatim, frontmatter included, with reference citations rewritten path only to the prompt and the resource', async () => {
     const catalogue = await buildCatalogue([VALID]);
     const original = readFileSync(`${VALID}/pdf-tools/SKILL.md`, 'utf8');
     const { text, description } = render(catalogue, 'pdf-tools');
     expect(description).toBe('Fill, merge and inspect PDF files, e.g. tax forms v1.2 or contracts. Use when a task mentions a PDF.');
     expect(text).toBe(
       original
-        .replace('Read references/forms.md before', 'Read pdf-tools-references-forms before')
-        .replace('(references/forms.md)', '(pdf-tools-references-forms)')
+        .replace('Read references/forms.md before', 'Read pdf-tools-references-forms (skill://pdf-tools/references/forms.md) before')
+        .replace('(references/forms.md)', '(skill://pdf-tools/references/forms.md)')
         .replace('../references/style.md and references/style.md', 'valid-references-style and valid-references-style'),
     );
     expect(text).toContain('references/missing.md');

@@ -170,7 +170,7 @@ describe('loadSkillsFolder', () => {
     expect(rewritten.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Body BBBB.') });
   });
 
-  it('serves a skill with a non-ASCII folder and name under a percent-encoded URI, with a warning', async () => {
+  it('serves a skill with a non-ASCII folder and name under a percent-encoded URI, with a warning, outside the Skills extension', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillport-unicode-'));
     temps.push(dir);
     skill(dir, 'café-ünïcode', 'Ein Skill mit Umlauten. Zweiter Satz.', 'Grüße 🎉');
@@ -178,7 +178,9 @@ describe('loadSkillsFolder', () => {
     expect(folder.catalogue.issues.map((i) => i.code)).toContain('invalid_name');
     expect((await folder.prompts.list()).map((p) => p.name)).toEqual(['café-ünïcode']);
     const uri = `skill://${encodeURIComponent('café-ünïcode')}/SKILL.md`;
-    expect(folder.catalogue.skillsByUri.has(uri)).toBe(true);
+    // The extension's names are lowercase ASCII: a host would refuse the entry.
+    expect(folder.catalogue.skillsByUri.has(uri)).toBe(false);
+    expect(folder.catalogue.issues.find((i) => i.code === 'not_in_extension')?.message).toContain('the name is not 1-64 lowercase letters');
     expect((await folder.resources.read(uri, ctx)).contents[0]).toMatchObject({ text: expect.stringContaining('Grüße 🎉') });
     expect((await folder.prompts.get('café-ünïcode', {}, ctx)).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Grüße 🎉') });
   });
