@@ -10,7 +10,7 @@
  * several times faster). Every {@link YIELD_EVERY} calls the work yields to the
  * event loop, so a reload never stalls requests for long.
  */
-import { closeSync, constants, type Dirent, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, type Dirent, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** A directory entry as the walker reports it. */
@@ -55,13 +55,63 @@ export interface FileRead {
   stamp: string;
 }
 
-function readRegular(path: string): FileRead | { refused: Refusal } {
+/**
+ * Where an open file or directory really is. On Linux the descriptor's own
+ * link in /proc names the inode that was opened, whatever happened to the
+ * path since. Elsewhere the path's real path, accepted only while it still
+ * leads to the inode that was opened. Undefined when neither can tell.
+ */
+const FD_LINKS = existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
+
+function whereIs(fd: number, path: string): string | undefined {
+  try {
+    if (FD_LINKS !== undefined) return readlinkSync(`${FD_LINKS}${fd}`);
+    const real = realpathSync(path);
+    const opened = fstatSync(fd);
+    const there = statSync(real);
+    return opened.ino === there.ino && opened.dev === there.dev ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens `path` without following a link at the last step and proves that what
+ * was opened lies inside `root`. A folder on the way swapped for a link to
+ * the outside after the walker listed it (the path now leads out) is caught
+ * here, at the moment of use, not at listing time.
+ */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function openInside(root: string, path: string, flags: number): { fd: number; where: string } | { refused: Refusal } {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, flags | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
-    return { refused: (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'outside' : 'missing' };
+    const code = (error as NodeJS.ErrnoException).code;
+    // A link where the walker saw a file or folder: not followed now (O_NOFOLLOW gives
+    // ELOOP, or ENOTDIR with O_DIRECTORY); the next listing sees it as a link and decides.
+    if (code === 'ELOOP' || (code === 'ENOTDIR' && isLink(path))) return { refused: 'outside' };
+    return { refused: code === 'ENOTDIR' ? 'not-regular' : 'missing' };
   }
+  const where = whereIs(fd, path);
+  if (where === undefined || !isInside(root, where)) {
+    closeSync(fd);
+    return { refused: 'outside' };
+  }
+  return { fd, where };
+}
+
+function readRegular(root: string, path: string): FileRead | { refused: Refusal } {
+  const opened = openInside(root, path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  if ('refused' in opened) return opened;
+  const { fd } = opened;
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return { refused: 'not-regular' };
@@ -150,7 +200,7 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
     const target = resolveSafe(rel);
     if ('refused' in target) return target;
     if (target.kind !== 'file') return { refused: 'not-regular' };
-    return readRegular(target.abs);
+    return readRegular(root, target.abs);
   }
 
   return {
@@ -165,17 +215,24 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
         dirPath = base.abs;
       }
       await pace();
+      // The folder is opened and proven inside, then listed through its descriptor
+      // where the system allows it, so the listing is of the folder that was checked.
+      const opened = openInside(root, dirPath, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+      if ('refused' in opened) return { entries: [], refused: [{ rel: relDir, reason: opened.refused }] };
       let dirents: Dirent[];
       try {
-        dirents = readdirSync(dirPath, { withFileTypes: true });
+        dirents = readdirSync(FD_LINKS !== undefined ? `${FD_LINKS}${opened.fd}` : opened.where, { withFileTypes: true });
       } catch {
         dirents = [];
+      } finally {
+        closeSync(opened.fd);
       }
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const entries: WalkEntry[] = [];
       const refused: Array<{ rel: string; reason: Refusal }> = [];
-      // dirPath is a real path and a name has no separator: joining needs no normalizing.
-      const prefix = dirPath.endsWith(sep) ? dirPath : `${dirPath}${sep}`;
+      // The folder's real path, as opened; a name has no separator: joining needs no normalizing.
+      const at = opened.where;
+      const prefix = at.endsWith(sep) ? at : `${at}${sep}`;
       for (const dirent of dirents) {
         const name = dirent.name;
         const rel = relDir === '' ? name : `${relDir}/${name}`;
@@ -192,7 +249,7 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
     },
     async readListed(entry) {
       await pace();
-      return readRegular(entry.abs);
+      return readRegular(root, entry.abs);
     },
     async read(rel) {
       await pace();
