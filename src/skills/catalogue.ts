@@ -13,7 +13,7 @@ import type { CitationTargets } from './citations.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
 import { directoryListings, type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
 import { extensionProblems } from './extension.js';
-import type { Issue } from './issues.js';
+import { addIssues, capIssues, type Issue } from './issues.js';
 import { decodeUtf8, loadSkill, type SkillFileRecord, type SkillRecord } from './load-skill.js';
 import { loadPromptFile } from './prompt-files.js';
 import { DEFAULT_LIMITS, type ScanLimits, type ScannedSkill, scanFolder } from './scan.js';
@@ -269,7 +269,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   for (const fs of roots) {
     const rootName = basename(fs.root);
     const scan = await scanFolder(fs, options.limits ?? DEFAULT_LIMITS);
-    issues.push(...scan.issues);
+    addIssues(issues, scan.issues);
 
     // Shared references first, so skills can cite them.
     for (const rel of scan.sharedReferences) {
@@ -350,5 +350,5 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   }
   for (const add of deferred) add();
 
-  return new BuiltCatalogue(prompts, promptsByName, skills, issues, served, outsideExtension);
+  return new BuiltCatalogue(prompts, promptsByName, skills, capIssues(issues), served, outsideExtension);
 }

@@ -7,7 +7,7 @@ import * as crypto from 'node:crypto';
 import { type DeclaredArgument, parseArguments } from './arguments.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { readFrontmatter } from './frontmatter.js';
-import type { Issue } from './issues.js';
+import { addIssues, type Issue } from './issues.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
 import type { ScannedSkill } from './scan.js';
 import { validateSkillFrontmatter } from './validate.js';
@@ -310,13 +310,13 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
   }
   const folder = dir === '' ? rootName : dir.slice(dir.lastIndexOf('/') + 1);
   const found = validateSkillFrontmatter(parsed.value.data, folder, skillRel);
-  issues.push(...found);
+  addIssues(issues, found);
   if (found.some((i) => i.severity === 'error')) return undefined;
   const frontmatter = parsed.value.data as SkillRecord['frontmatter'];
   const name = frontmatter.name;
 
   const { args, issues: argumentIssues } = parseArguments(frontmatter.arguments, skillRel);
-  issues.push(...argumentIssues);
+  addIssues(issues, argumentIssues);
 
   const prefix = dir === '' ? '' : `${dir}/`;
 

@@ -14,7 +14,7 @@
 import type { DeclaredArgument } from './arguments.js';
 import { parseArguments } from './arguments.js';
 import { readFrontmatter } from './frontmatter.js';
-import type { Issue } from './issues.js';
+import { addIssues, type Issue } from './issues.js';
 import type { PromptFileRef } from './scan.js';
 import { substituteClaude, substituteTemplate, substituteVsCode, vsCodeInputs } from './substitute.js';
 
@@ -60,7 +60,7 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
   switch (ref.format) {
     case 'markdown': {
       const { args, issues: found } = parseArguments(data.arguments, ref.rel);
-      issues.push(...found);
+      addIssues(issues, found);
       return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values) => substituteTemplate(body, values) };
     }
     case 'claude-command': {
