@@ -6,6 +6,7 @@
  * pagination page recommends.
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
+import { trimEndOf } from './trim.js';
 
 /** One page of a list. Pages may be shared between requests: never mutate one. */
 export interface Page<T> {
@@ -17,7 +18,7 @@ export interface Page<T> {
 const PREFIX = 'sp1:';
 
 function encodeCursor(offset: number): string {
-  return btoa(`${PREFIX}${offset}`).replace(/=+$/, '');
+  return trimEndOf(btoa(`${PREFIX}${offset}`), '=');
 }
 
 function decodeCursor(cursor: string): number {
@@ -122,7 +123,7 @@ export function createPager(pageSize: number, keep = 8): Pager {
       const end = offset + pageSize;
       const slice = Object.freeze(list.slice(offset, end));
       const page: Page<T> = Object.freeze(
-        end < list.length ? { items: slice, nextCursor: btoa(`${VERSIONED}${version}:${end}`).replace(/=+$/, '') } : { items: slice },
+        end < list.length ? { items: slice, nextCursor: trimEndOf(btoa(`${VERSIONED}${version}:${end}`), '=') } : { items: slice },
       );
       // Only the offsets this pager mints are kept, so forged cursors cannot grow the cache.
       if (offset % pageSize === 0 && offset <= list.length) entry.pages.set(offset, page);

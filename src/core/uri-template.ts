@@ -22,28 +22,44 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Parses `template`; throws a TypeError naming what is unsupported. */
-export function parseUriTemplate(template: string): UriTemplate {
+/**
+ * The regular expression source that matches URIs of `template`, in linear
+ * time: URIs come from clients. A variable followed by more of the template
+ * runs to the first occurrence of the literal text after it (a lazy `(.+?)`
+ * there is quadratic with two variables); the last variable takes everything
+ * up to the template's closing text. `{var}` stays within one path segment,
+ * `{+var}` may include `/`.
+ */
+export function templatePattern(template: string): { source: string; variables: string[] } {
   const leftover = template.replace(EXPRESSION, '');
   if (leftover.includes('{') || leftover.includes('}')) {
     throw new TypeError(`Unsupported URI template "${template}": only {name} and {+name} expressions are supported`);
   }
+  const expressions = [...template.matchAll(EXPRESSION)];
   const variables: string[] = [];
-  const reserved: boolean[] = [];
-  let pattern = '^';
+  let source = '^';
   let last = 0;
-  for (const match of template.matchAll(EXPRESSION)) {
+  for (const [index, match] of expressions.entries()) {
     const [whole, operator, name] = match as unknown as [string, string, string];
     if (variables.includes(name)) throw new TypeError(`URI template "${template}" repeats the variable "${name}"`);
-    pattern += escapeRegExp(template.slice(last, match.index));
-    // {var} stays within one path segment; {+var} may include "/".
-    pattern += operator === '+' ? '(.+?)' : '([^/?#]+)';
-    variables.push(name);
-    reserved.push(operator === '+');
+    source += escapeRegExp(template.slice(last, match.index));
     last = match.index + whole.length;
+    const one = operator === '+' ? '.' : '[^/?#]';
+    const following = expressions[index + 1];
+    const literal = template.slice(last, following?.index ?? template.length);
+    if (following === undefined) source += `(${one}+)`;
+    else if (literal === '') throw new TypeError(`URI template "${template}" has two variables with nothing between them`);
+    else source += `((?:(?!${escapeRegExp(literal)})${one})+)`;
+    variables.push(name);
   }
-  pattern += `${escapeRegExp(template.slice(last))}$`;
-  const regex = new RegExp(pattern);
+  source += `${escapeRegExp(template.slice(last))}$`;
+  return { source, variables };
+}
+
+/** Parses `template`; throws a TypeError naming what is unsupported. */
+export function parseUriTemplate(template: string): UriTemplate {
+  const { source, variables } = templatePattern(template);
+  const regex = new RegExp(source);
 
   return {
     template,

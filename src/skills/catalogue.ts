@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import type { Prompt, Resource } from '../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
+import { trimOf } from '../core/trim.js';
 import type { SkillEntry } from '../core/skills.js';
 import type { CitationTargets } from './citations.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
@@ -186,9 +187,9 @@ export function slugify(name: string): string {
   const slug = name
     .toLowerCase()
     .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug === '' ? 'skills' : slug;
+    .replace(/[^a-z0-9]+/g, '-');
+  const trimmed = trimOf(slug, '-');
+  return trimmed === '' ? 'skills' : trimmed;
 }
 
 /**

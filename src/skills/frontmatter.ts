@@ -10,6 +10,7 @@
  * for such a block.
  */
 import type * as Yaml from 'yaml';
+import { trimEndOf } from '../core/trim.js';
 
 let yaml: typeof Yaml | undefined;
 
@@ -38,7 +39,9 @@ const CLOSING = /^---[ \t]*(?:\r?\n|$)/m;
 // A line `key: value` whose value YAML reads as exactly that string: no
 // indicator first, no `: ` or ` #` inside, no quotes, and not a value YAML
 // would type (numbers, booleans, null, dates).
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([^\s\-?:,[\]{}#&*!|>'"%@`][^\r\n]*?)[ \t]*$/;
+// The value runs to the end of the line and is trimmed after the match: a lazy
+// value followed by `[ \t]*$` is quadratic on a long run of spaces.
+const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([^\s\-?:,[\]{}#&*!|>'"%@`][^\r\n]*)$/;
 const TYPED = /^(?:[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[\da-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|true|True|TRUE|false|False|FALSE|null|Null|NULL|~|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|\d{4}-\d\d?-\d\d?.*)$/;
 
 /**
@@ -53,7 +56,8 @@ function parseSimple(yamlText: string): Record<string, unknown> | undefined {
     if (line.trim() === '') continue;
     const match = SIMPLE_LINE.exec(line);
     if (!match) return undefined;
-    const [, key, value] = match as unknown as [string, string, string];
+    const [, key, untrimmed] = match as unknown as [string, string, string];
+    const value = trimEndOf(untrimmed, ' \t');
     if (value.includes(': ') || value.includes(' #') || value.endsWith(':') || TYPED.test(value) || key in data) return undefined;
     data[key] = value;
   }

@@ -12,6 +12,7 @@
  *   `${input:name}` / `${input:name:placeholder}` is a required argument.
  */
 import type { DeclaredArgument } from './arguments.js';
+import { trimEndOf } from '../core/trim.js';
 import { parseArguments } from './arguments.js';
 import { readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
@@ -45,7 +46,8 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
   if (!parsed.ok && ref.format === 'claude-command') {
     // Claude Code's docs write `argument-hint: [issue] [priority]` unquoted,
     // which is not valid YAML; read the value as the string it is meant to be.
-    const quoted = text.replace(/^(argument-hint:[ \t]*)(\[[^\n]*?)[ \t]*$/m, (_line, key: string, value: string) => `${key}${JSON.stringify(value)}`);
+    // Greedy to the end of the line, trimmed after: a lazy value before `[ \t]*$` is quadratic.
+    const quoted = text.replace(/^(argument-hint:[ \t]*)(\[[^\n]*)$/m, (_line, key: string, value: string) => `${key}${JSON.stringify(trimEndOf(value, ' \t\r'))}`);
     if (quoted !== text) parsed = await readFrontmatter(quoted);
   }
   if (!parsed.ok) {

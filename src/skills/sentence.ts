@@ -13,6 +13,8 @@
  * between Node releases.
  */
 
+import { trimEndOf } from '../core/trim.js';
+
 /** Characters that can end a sentence: ASCII, the ellipsis, and the CJK full-width forms. */
 const TERMINATORS = new Set(['.', '!', '?', '…', '。', '！', '？']);
 
@@ -119,7 +121,7 @@ function cap(text: string, maxLength: number): string {
   const last = kept.charCodeAt(kept.length - 1);
   if (space <= 0 && last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
   // "one, two, …" reads worse than "one, two…".
-  kept = kept.replace(/[\s,;:\-–—]+$/u, '');
+  kept = trimEndOf(kept, ' \t\n\r\f\v\u00a0,;:-–—');
   return `${kept}…`;
 }
 

@@ -139,8 +139,10 @@ export interface VsCodeInput {
 }
 
 // The placeholder runs to the first `}`: VS Code's own parser does the same,
-// so a `}` cannot appear in one.
-const VSCODE_INPUT = /\$\{input:([A-Za-z_][A-Za-z0-9_-]*)(?::([^}]*))?\}/g;
+// so a `}` cannot appear in one. It also stops at the next `${`: without that,
+// every unclosed `${input:a:` scanned the rest of the body again, quadratic in
+// the number of them (12,000 took seconds on every prompts/get).
+const VSCODE_INPUT = /\$\{input:([A-Za-z_][A-Za-z0-9_-]*)(?::((?:[^}$]|\$(?!\{))*))?\}/g;
 
 /**
  * The input variables of a VS Code `.prompt.md` body, each name once, in the

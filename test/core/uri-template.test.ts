@@ -33,4 +33,15 @@ describe('parseUriTemplate', () => {
   it('rejects a match whose value is not valid percent-encoding', () => {
     expect(parseUriTemplate('x://{id}').match('x://%E0%A4%A')).toBeUndefined();
   });
+
+  it('splits several reserved expressions at the first occurrence of the text between them, and the last one at the closing text', () => {
+    const template = parseUriTemplate('docs://{+section}/pages/{+page}.md');
+    expect(template.match('docs://guides/setup/pages/install/linux.md')).toEqual({ section: 'guides/setup', page: 'install/linux' });
+    expect(template.match('docs://a/pages/b.md/c.md')).toEqual({ section: 'a', page: 'b.md/c' });
+    expect(parseUriTemplate('notes://{+path}.txt').match('notes://a.txt/b.txt')).toEqual({ path: 'a.txt/b' });
+  });
+
+  it('rejects two expressions with nothing between them, which no URI could split', () => {
+    expect(() => parseUriTemplate('x://{a}{b}')).toThrow(/nothing between them/);
+  });
 });
