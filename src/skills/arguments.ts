@@ -17,7 +17,7 @@
  * suggestions follow what was already chosen (completion `context.arguments`).
  */
 import type { CompletionSource } from '../core/completers.js';
-import { rankCompletions } from '../core/rank.js';
+import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
 import type { Issue } from './issues.js';
 
 /** One declared argument. */
@@ -74,10 +74,21 @@ export function parseArguments(value: unknown, path: string): { args: DeclaredAr
           continue;
         }
         const lists = new Map(Object.entries(table as Record<string, unknown[]>).map(([key, list]) => [key.toLowerCase(), list.map(String)]));
-        const everything = [...new Set([...lists.values()].flat())];
+        // Each list is indexed once, on its first completion, not per request
+        // (ranking a 100,000-value list from scratch took about 100 ms).
+        const indexes = new Map<string, CompletionIndex>();
+        const indexOf = (key: string, values: () => string[]): CompletionIndex => {
+          let index = indexes.get(key);
+          if (!index) indexes.set(key, (index = createCompletionIndex(values())));
+          return index;
+        };
         argument.complete = (partial, context) => {
           const chosen = context.arguments[dependsOn]?.toLowerCase();
-          return rankCompletions(chosen !== undefined && lists.has(chosen) ? (lists.get(chosen) as string[]) : everything, partial);
+          const index =
+            chosen !== undefined && lists.has(chosen)
+              ? indexOf(`=${chosen}`, () => lists.get(chosen) as string[])
+              : indexOf('*', () => [...new Set([...lists.values()].flat())]);
+          return index.complete(partial);
         };
       } else if (isStringList(raw.values)) {
         argument.complete = raw.values.map(String);
