@@ -25,7 +25,7 @@ export interface WalkEntry {
 }
 
 /** Why a path was refused. */
-export type Refusal = 'outside' | 'not-regular' | 'missing';
+export type Refusal = 'outside' | 'not-regular' | 'missing' | 'bad-name';
 
 function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
@@ -138,6 +138,22 @@ function readRegular(root: string, path: string): FileRead | { refused: Refusal 
 export const YIELD_EVERY = 256;
 let calls = 0;
 
+const strictNames = new TextDecoder('utf-8', { fatal: true });
+
+/** How many entries of a folder have each name that is not valid UTF-8, by the name as Node decodes it. */
+function undecodable(path: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const raw of readdirSync(path, { encoding: 'buffer' })) {
+    try {
+      strictNames.decode(raw);
+    } catch {
+      const name = raw.toString('utf8');
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
 /** Yields to the event loop once every {@link YIELD_EVERY} calls. */
 function pace(): Promise<void> | undefined {
   return ++calls % YIELD_EVERY === 0 ? new Promise((resolve) => setImmediate(resolve)) : undefined;
@@ -174,7 +190,8 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
   if (!statSync(root).isDirectory()) throw new Error(`Not a directory: ${dir}`);
 
   function resolveSafe(rel: string): { abs: string; kind: 'file' | 'directory'; size: number } | { refused: Refusal } {
-    if (rel.includes('\0') || isAbsolute(rel) || rel.includes('\\')) return { refused: 'outside' };
+    // A backslash is a separator only where the system says so; elsewhere it is part of a name.
+    if (rel.includes('\0') || isAbsolute(rel) || (sep === '\\' && rel.includes('\\'))) return { refused: 'outside' };
     const joined = join(root, rel);
     if (!isInside(root, joined)) return { refused: 'outside' };
     let real: string;
@@ -220,8 +237,11 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       const opened = openInside(root, dirPath, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
       if ('refused' in opened) return { entries: [], refused: [{ rel: relDir, reason: opened.refused }] };
       let dirents: Dirent[];
+      const listed = FD_LINKS !== undefined ? `${FD_LINKS}${opened.fd}` : opened.where;
+      let badNames: Map<string, number> | undefined;
       try {
-        dirents = readdirSync(FD_LINKS !== undefined ? `${FD_LINKS}${opened.fd}` : opened.where, { withFileTypes: true });
+        dirents = readdirSync(listed, { withFileTypes: true });
+        if (dirents.some((d) => d.name.includes('\uFFFD'))) badNames = undecodable(listed);
       } catch {
         dirents = [];
       } finally {
@@ -236,6 +256,14 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       for (const dirent of dirents) {
         const name = dirent.name;
         const rel = relDir === '' ? name : `${relDir}/${name}`;
+        // A name that is not UTF-8 reads back as its U+FFFD twin: it cannot be opened by
+        // its listed name, and a real file of that name would be listed twice.
+        const bad = badNames?.get(name);
+        if (bad !== undefined && bad > 0) {
+          badNames?.set(name, bad - 1);
+          refused.push({ rel, reason: 'bad-name' });
+          continue;
+        }
         // The directory entry's own type: plain files and folders need no further system call.
         if (dirent.isFile()) entries.push({ rel, abs: prefix + name, kind: 'file', size: 0 });
         else if (dirent.isDirectory()) entries.push({ rel, abs: prefix + name, kind: 'directory', size: 0 });

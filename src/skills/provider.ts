@@ -199,7 +199,10 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
       return completer ? completer(argument.value, context, ctx) : { values: [] };
     },
   };
-  if (live) prompts.watch = (listener) => promptChanges.watch(listener);
+  // Always watchable, also without `watch`: a request that finds a file changed
+  // or gone reloads the catalogue, and the server must then drop what it cached
+  // of the old one (and may tell clients), or a deleted skill stays listed forever.
+  prompts.watch = (listener) => promptChanges.watch(listener);
 
   async function readFile(uri: string, attempt: number): Promise<{ bytes: Uint8Array; mimeType: string; text: boolean }> {
     const entry = byUri(current.files, uri);
@@ -244,14 +247,14 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
       return skill ? catalogue.pathCompletions(skill).complete(argument.value) : { values: [] };
     },
   };
-  if (live) resources.watch = (listener) => resourceChanges.watch(listener);
+  resources.watch = (listener) => resourceChanges.watch(listener);
 
   const skills: SkillsProvider = {
     listSkills: () => current.skillEntries,
     getSkill: (uri) => current.skillsByUri.get(uri),
     readDirectory: (uri) => byUri(current.directories, uri),
   };
-  if (live) skills.watch = (listener) => skillChanges.watch(listener);
+  skills.watch = (listener) => skillChanges.watch(listener);
 
   return {
     prompts,

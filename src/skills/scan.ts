@@ -7,8 +7,17 @@
  * symbolic links only inside the folder, never visits a directory twice, and
  * stops at a depth and an entry count.
  */
-import type { ConfinedFs, WalkEntry } from './confined-fs.js';
+import type { ConfinedFs, Refusal, WalkEntry } from './confined-fs.js';
 import type { Issue } from './issues.js';
+import { isSkippedFolder } from './skipped.js';
+
+/** How the walk reports what it skipped. */
+const REFUSALS: Record<Refusal, { code: string; message: string }> = {
+  outside: { code: 'outside_folder', message: 'Skipped: it points outside the served folder' },
+  'not-regular': { code: 'not_regular', message: 'Skipped: not a regular file or directory' },
+  missing: { code: 'not_regular', message: 'Skipped: it cannot be opened (a broken link, or it went away)' },
+  'bad-name': { code: 'invalid_file_name', message: 'Skipped: the name is not valid UTF-8, so no URI can name it' },
+};
 
 /** The prompt file formats besides skills. */
 export type PromptFormat = 'markdown' | 'claude-command' | 'vscode';
@@ -47,8 +56,6 @@ export interface ScanLimits {
 
 export const DEFAULT_LIMITS: ScanLimits = { maxDepth: 12, maxEntries: 200_000 };
 
-const SKIPPED = new Set(['.git', 'node_modules', '.hg', '.svn']);
-const HIDDEN_ALLOWED = new Set(['.claude', '.github', '.cursor']);
 
 /**
  * What a folder of prompts keeps beside them to document itself, not to be
@@ -89,9 +96,8 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
     for (const { rel, reason } of refused) {
       issues.push({
         severity: 'warning',
-        code: reason === 'outside' ? 'outside_folder' : 'not_regular',
+        ...REFUSALS[reason],
         path: rel,
-        message: reason === 'outside' ? 'Skipped: it points outside the served folder' : 'Skipped: not a regular file or directory',
       });
     }
     const skillFile = children.find((c) => c.kind === 'file' && (c.rel.endsWith('/SKILL.md') || c.rel === 'SKILL.md'))
@@ -109,7 +115,7 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
         return;
       }
       const name = child.rel.slice(child.rel.lastIndexOf('/') + 1);
-      if (child.kind === 'directory' && (SKIPPED.has(name) || (name.startsWith('.') && !HIDDEN_ALLOWED.has(name)))) continue;
+      if (child.kind === 'directory' && isSkippedFolder(name)) continue;
       // A list starts as a one-entry array, not an empty one grown by push: a
       // lone SKILL.md (most skills) then takes one slot, not the 17 a push reserves.
       for (const owner of owners) {

@@ -32,7 +32,10 @@ export function validateSkillFrontmatter(data: Record<string, unknown>, folder: 
   };
   const { name, description } = data;
   if (typeof name !== 'string' || name === '') push('error', 'missing_name', 'The frontmatter has no "name"');
-  else {
+  else if (name === '.' || name === '..') {
+    // The name is a URI segment (skill://<name>/...): a dot segment would be resolved away.
+    push('error', 'invalid_name', `The name "${name}" cannot name a skill: it is a relative path segment`);
+  } else {
     if (name.length > 64) push('warning', 'name_too_long', `The name "${name}" is longer than 64 characters`);
     if (!NAME_PATTERN.test(name)) {
       push('warning', 'invalid_name', `The name "${name}" must use lowercase letters, digits and single hyphens, not at either end`);

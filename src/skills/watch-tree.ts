@@ -14,14 +14,15 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSkippedFolder } from './skipped.js';
 
-const SKIPPED = new Set(['.git', 'node_modules', '.hg', '.svn']);
-const HIDDEN_ALLOWED = new Set(['.claude', '.github', '.cursor']);
 
 /** The watchers of a tree. */
 export interface TreeWatcher {
   /** Watches the folders the tree has now, and stops watching the ones gone. */
   sync(): Promise<void>;
+  /** How many folders are watched. */
+  readonly size: number;
   close(): void;
 }
 
@@ -42,11 +43,13 @@ export function watchTree(
     async function walk(dir: string, depth: number): Promise<void> {
       if (found.size >= limits.maxFolders) return;
       const info = await stat(dir).catch(() => undefined);
-      if (!info?.isDirectory()) return;
+      // Again after the wait: siblings are walked at once, and each passed the check above
+      // before any of them was counted (15,000 folders got 15,002 watchers under a 10,000 cap).
+      if (!info?.isDirectory() || found.size >= limits.maxFolders) return;
       found.set(dir, `${info.ino}:${info.ctimeMs}`);
       if (depth >= limits.maxDepth) return;
       const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-      const children = entries.filter((e) => e.isDirectory() && !SKIPPED.has(e.name) && (!e.name.startsWith('.') || HIDDEN_ALLOWED.has(e.name)));
+      const children = entries.filter((e) => e.isDirectory() && !isSkippedFolder(e.name));
       await Promise.all(children.map((e) => walk(join(dir, e.name), depth + 1)));
     }
     for (const root of roots) await walk(root, 0);
@@ -80,6 +83,9 @@ export function watchTree(
         }
         old?.watcher.close();
       }
+    },
+    get size() {
+      return watchers.size;
     },
     close() {
       closed = true;

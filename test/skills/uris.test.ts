@@ -122,4 +122,44 @@ describe('skill URIs', () => {
       expect(fromTemplate.contents[0]).toMatchObject({ ...fromListing.contents[0], uri });
     }
   });
+
+  it('keeps a name that is not one valid segment from reaching into another skill’s URIs', async () => {
+    const folder = await open(
+      tree({
+        'victim/SKILL.md': skillMd('victim'),
+        'victim/references/notes.md': 'the real notes\n',
+        'aaa/SKILL.md': '---\nname: victim/references\ndescription: Squats.\n---\nBody.\n',
+        'aaa/notes.md': 'squatted\n',
+        'dots/SKILL.md': '---\nname: ..\ndescription: Dots.\n---\nBody.\n',
+      }),
+    );
+    const real = await folder.resources.read('skill://victim/references/notes.md', ctx);
+    expect(real.contents[0]).toMatchObject({ text: 'the real notes\n' });
+    const victim = folder.catalogue.skillsByUri.get('skill://victim/SKILL.md');
+    const listed = victim?.resources === 'dynamic' ? [] : (victim?.resources ?? []);
+    expect(listed.find((f) => f.uri === 'skill://victim/references/notes.md')?.size).toBe('the real notes\n'.length);
+    // The odd name is one percent-encoded segment of its own.
+    const odd = await folder.resources.read('skill://victim%2Freferences/notes.md', ctx);
+    expect(odd.contents[0]).toMatchObject({ text: 'squatted\n' });
+    expect(folder.catalogue.skills.map((s) => s.uri)).not.toContain('skill://../SKILL.md');
+    expect(folder.catalogue.issues.find((i) => i.path === 'dots/SKILL.md')).toMatchObject({ severity: 'error', code: 'invalid_name' });
+  });
+
+  it('serves a file whose name has a backslash under its own URI, where backslashes are no separators', async () => {
+    const folder = await open(tree({ 'odd/SKILL.md': skillMd('odd'), 'odd/a\\b.md': 'backslash\n' }));
+    const uri = 'skill://odd/a%5Cb.md';
+    expect(folder.catalogue.files.has(uri)).toBe(true);
+    expect((await folder.resources.read(uri, ctx)).contents[0]).toMatchObject({ text: 'backslash\n' });
+  });
+
+  it('leaves out a file whose name is not UTF-8, instead of listing its U+FFFD twin twice', async () => {
+    const dir = tree({ 'odd/SKILL.md': skillMd('odd'), 'odd/caf\uFFFD.md': 'the twin\n' });
+    // "caf" and a Latin-1 é: not UTF-8.
+    writeFileSync(Buffer.concat([Buffer.from(join(dir, 'odd/caf')), Buffer.from([0xe9]), Buffer.from('.md')]), 'latin-1 name\n');
+    const folder = await open(dir);
+    const uris = [...folder.catalogue.files.keys()].filter((uri) => uri.startsWith('skill://odd/caf'));
+    expect(uris).toEqual([`skill://odd/${encodeURIComponent('caf\uFFFD.md')}`]);
+    expect((await folder.resources.read(uris[0] as string, ctx)).contents[0]).toMatchObject({ text: 'the twin\n' });
+    expect(folder.catalogue.issues.find((i) => i.code === 'invalid_file_name')).toMatchObject({ severity: 'warning', path: 'odd/caf\uFFFD.md' });
+  });
 });
