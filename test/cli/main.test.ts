@@ -69,6 +69,10 @@ describe('skillport CLI', () => {
     const missing = cli('get', 'greeting', '--dir', VALID);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('Missing required argument "who" for prompt "greeting"');
+    const empty = cli('get', 'greeting', '--dir', VALID, '--arg', 'who=');
+    expect(empty.status).toBe(1);
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toContain('Missing required argument "who" for prompt "greeting"');
     const unknown = cli('get', 'nope', '--dir', VALID);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('Unknown prompt: "nope"');
