@@ -4,11 +4,13 @@
  * with --strict), and a summary line ends the report.
  */
 import { buildCatalogue, formatIssue, type Issue } from '../../skills.js';
-import type { Values } from '../args.js';
-import { BUNDLED_SKILLS, type CliIo } from '../context.js';
+import type { Invocation } from '../args.js';
+import { BUNDLED_SKILLS, type CliIo, requireFolders } from '../context.js';
 
-export async function check(dirs: string[], values: Values, io: CliIo): Promise<number> {
-  const folders = dirs.length > 0 ? dirs : [BUNDLED_SKILLS];
+export async function check(invocation: Invocation, io: CliIo): Promise<number> {
+  const { values } = invocation;
+  requireFolders(invocation.folders);
+  const folders = invocation.folders.length > 0 ? invocation.folders : [BUNDLED_SKILLS];
   const started = Date.now();
   // A progress line on a terminal for folders that take a while to read.
   const progress = io.stderrIsTty
