@@ -108,7 +108,10 @@ function split(text: string): FrontmatterResult | undefined {
     // (an unclosed bracket) is reported on the block's last line.
     const lastLine = Math.max(1, yamlText.replace(/\r?\n$/, '').split('\n').length);
     const line = Math.min(error.linePos?.[0]?.line ?? 1, lastLine) + 1;
-    return { ok: false, line, code: 'invalid_yaml', message: `Invalid YAML: ${error.message.split('\n')[0]}` };
+    // The parser's message ends with its own position (" at line 2, column 1:"),
+    // counted in the block rather than the file: the issue's line replaces it.
+    const message = (error.message.split('\n')[0] as string).replace(/ at line \d+, column \d+:?$/, '');
+    return { ok: false, line, code: 'invalid_yaml', message: `Invalid YAML: ${message}` };
   }
   if (document.contents !== null && !yaml.isMap(document.contents)) {
     return { ok: false, line: 2, code: 'invalid_frontmatter', message: 'The frontmatter must be a mapping of keys to values' };

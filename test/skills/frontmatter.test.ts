@@ -33,7 +33,18 @@ describe('parseFrontmatter', () => {
 
   it('reports invalid YAML with the line in the file', () => {
     expect(parseFrontmatter('---\nname: a\ndescription: [x\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml', line: 3 });
-    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml' });
+    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml', line: 3 });
+  });
+
+  it("leaves the YAML parser's own position out of the message, which has the file's line", () => {
+    // The parser counts lines of the block, not of the file, and ends with a colon before its excerpt.
+    expect(parseFrontmatter('---\nname: a\ndescription: a: b\n---\n')).toEqual({
+      ok: false,
+      code: 'invalid_yaml',
+      line: 3,
+      message: 'Invalid YAML: Nested mappings are not allowed in compact mappings',
+    });
+    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ message: 'Invalid YAML: Map keys must be unique' });
   });
 
   it('reports an unclosed block and a non-mapping', () => {
