@@ -10,6 +10,7 @@ import type { Prompt, Resource } from '../core/model.js';
 import type { SkillEntry } from '../core/skills.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
 import { directoryListings, type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
+import { keyLines } from './frontmatter.js';
 import type { Issue } from './issues.js';
 import { decodeUtf8, loadSkill, type SkillFileRecord, type SkillRecord } from './load-skill.js';
 import { loadPromptFile } from './prompt-files.js';
@@ -218,10 +219,12 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       const source = (scan.skills[index] as ScannedSkill).file.rel;
       const first = dirsByPath.get(skill.path);
       if (first !== undefined) {
+        const line = keyLines(skill.text)(['name']);
         issues.push({
           severity: 'warning',
           code: 'duplicate_name',
           path: source,
+          ...(line !== undefined ? { line } : {}),
           message: `The skill "${skill.name}" is already served from ${first || '.'}; this one is not served`,
         });
         continue;

@@ -66,6 +66,80 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
+/** A key in frontmatter: top-level keys, then keys or list indexes below them (`['arguments', 1, 'values']`). */
+export type KeyPath = readonly [string, ...Array<string | number>];
+
+/** The 1-based line in the file where a frontmatter key is, or undefined when it is not there. */
+export type KeyLines = (path: KeyPath) => number | undefined;
+
+/** Whether the line at `at` in `text` starts with the key, written plainly or quoted, then a colon. */
+function keyAt(text: string, at: number, key: string): boolean {
+  const quote = text[at] === '"' || text[at] === "'" ? text[at] : '';
+  let end = at + quote.length + key.length;
+  if (!text.startsWith(key, at + quote.length) || (quote !== '' && text[end++] !== quote)) return false;
+  while (text[end] === ' ' || text[end] === '\t') end++;
+  return text[end] === ':';
+}
+
+/**
+ * Where the keys of a text's frontmatter are, for findings that point at one
+ * (`name_mismatch` on the `name:` line). Nothing is computed until a line is
+ * asked for, so a file without findings costs a closure: frontmatter is parsed
+ * without positions, which keeps the fast path fast.
+ *
+ * A top-level key is found by a scan of the block's lines, without copying
+ * them (a line at column 0 is always a top-level key in a block mapping). A
+ * deeper path is looked up in the YAML parser's nodes when the parser is
+ * loaded, which it is for any block with nesting; where the path ends early
+ * (an argument without `name`), the deepest node found gives the line.
+ */
+export function keyLines(text: string): KeyLines {
+  // The block: from its first line (file line 2) to the closing `---` line.
+  let block: { start: number; end: number } | null | undefined;
+  let document: Yaml.Document.Parsed | undefined;
+  const open = () => {
+    if (block !== undefined) return block;
+    const opening = OPENING.exec(text);
+    const closing = opening ? CLOSING.exec(text.slice(opening[0].length)) : null;
+    if (!opening || !closing) return (block = null);
+    return (block = { start: opening[0].length, end: opening[0].length + closing.index });
+  };
+  function topLevel(key: string): number | undefined {
+    const found = open();
+    if (!found) return undefined;
+    for (let at = found.start, line = 2; at < found.end; line++) {
+      if (keyAt(text, at, key)) return line;
+      const next = text.indexOf('\n', at);
+      if (next === -1) break;
+      at = next + 1;
+    }
+    return undefined;
+  }
+  function nested(path: KeyPath): number | undefined {
+    const found = open();
+    if (!found || !yaml) return undefined;
+    const { isMap, isScalar, isSeq } = yaml;
+    document ??= yaml.parseDocument(text.slice(found.start, found.end), { uniqueKeys: false });
+    let node: unknown = document.contents;
+    let at: number | undefined;
+    for (const step of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && p.key.value === step);
+        if (!pair || !isScalar(pair.key)) break;
+        at = pair.key.range?.[0];
+        node = pair.value;
+      } else if (isSeq(node) && typeof step === 'number') {
+        const item = node.items[step] as { range?: [number, number, number] } | undefined;
+        if (!item?.range) break;
+        at = item.range[0];
+        node = item;
+      } else break;
+    }
+    return at === undefined ? undefined : lineOf(text, found.start + at);
+  }
+  return (path) => (path.length === 1 ? topLevel(path[0]) : (nested(path) ?? topLevel(path[0])));
+}
+
 /**
  * Splits and parses frontmatter. Text without one yields empty data and the
  * whole text as body. Throws only when the block needs the YAML parser and

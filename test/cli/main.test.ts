@@ -90,12 +90,12 @@ describe('skillport CLI', () => {
     const broken = cli('check', BROKEN);
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('bad-yaml/SKILL.md:3: error: Invalid YAML');
-    expect(broken.stdout).toContain('Mismatched_Folder/SKILL.md: note: "custom-key" is not an Agent Skills key (extension_key)');
+    expect(broken.stdout).toContain('Mismatched_Folder/SKILL.md:4: note: "custom-key" is not an Agent Skills key (extension_key)');
     expect(broken.stdout).toMatch(/^FAILED: 3 skills, 3 prompts, \d+ files; 3 errors, \d+ warnings, \d+ notes$/m);
     const valid = cli('check', VALID);
     expect(valid.status).toBe(0);
     expect(valid.stdout).toMatch(/^OK: 4 skills, 10 prompts/m);
-    expect(valid.stdout).toContain('greeting/SKILL.md: note: "arguments" is an extension of skillport (prompt arguments)');
+    expect(valid.stdout).toContain('greeting/SKILL.md:4: note: "arguments" is an extension of skillport (prompt arguments)');
     const json = JSON.parse(cli('check', BROKEN, '--json').stdout) as { ok: boolean; errors: number };
     expect(json).toMatchObject({ ok: false, errors: 3 });
   });

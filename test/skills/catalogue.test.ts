@@ -150,11 +150,12 @@ describe('buildCatalogue on broken input', () => {
     const catalogue = await buildCatalogue([BROKEN]);
     const found = catalogue.issues.map((i) => [i.severity, i.code, i.path, i.line]);
     expect(found).toContainEqual(['error', 'invalid_yaml', 'bad-yaml/SKILL.md', 3]);
+    // A key that is missing has no line; one that is there gives its line.
     expect(found).toContainEqual(['error', 'missing_name', 'no-name/SKILL.md', undefined]);
     expect(found).toContainEqual(['error', 'missing_description', 'no-description/SKILL.md', undefined]);
-    expect(found).toContainEqual(['warning', 'name_mismatch', 'Mismatched_Folder/SKILL.md', undefined]);
-    expect(found).toContainEqual(['note', 'extension_key', 'Mismatched_Folder/SKILL.md', undefined]);
-    expect(found.filter((f) => f[1] === 'duplicate_name')).toEqual([['warning', 'duplicate_name', 'dup-b/SKILL.md', undefined]]);
+    expect(found).toContainEqual(['warning', 'name_mismatch', 'Mismatched_Folder/SKILL.md', 2]);
+    expect(found).toContainEqual(['note', 'extension_key', 'Mismatched_Folder/SKILL.md', 4]);
+    expect(found.filter((f) => f[1] === 'duplicate_name')).toEqual([['warning', 'duplicate_name', 'dup-b/SKILL.md', 2]]);
     expect(catalogue.prompts.map((p) => p.name).sort()).toEqual(['dup', 'fine', 'mismatched-name']);
     // Deterministic: the first folder in sorted order wins.
     expect(render(catalogue, 'dup').text).toContain('First dup.');
