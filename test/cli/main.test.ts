@@ -50,7 +50,7 @@ describe('skillport CLI', () => {
   it('exits 1 with a message when the folder does not exist', () => {
     const result = cli('serve', `${ROOT}no-such-folder`);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('no-such-folder');
+    expect(result.stderr).toBe(`skillport: no such folder: ${ROOT}no-such-folder\n`);
   });
 
   it('lists prompts with their arguments, as text and as JSON', () => {
