@@ -22,12 +22,10 @@ function help(args: readonly string[]): string {
 }
 
 async function dispatch(invocation: Invocation & { command: CommandName }, io: CliIo, env: Record<string, string | undefined>): Promise<number> {
-  const { command } = invocation;
-  if (command === 'help') {
-    io.stdout.write(help(invocation.args));
-    return 0;
-  }
-  switch (command) {
+  switch (invocation.command) {
+    case 'help':
+      io.stdout.write(help(invocation.args));
+      return 0;
     case 'serve':
       return serve(invocation, io, env);
     case 'list':
@@ -50,6 +48,7 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
       io.stdout.write(command === undefined || command === 'help' ? help(invocation.args) : commandHelp(command));
       return 0;
     }
+    // No command is left only for `skillport --version` (and --help, above).
     if (values.version || command === undefined) {
       io.stdout.write(`${packageVersion()}\n`);
       return 0;
