@@ -2,7 +2,7 @@
  * What every command shares: the process pieces it may use, and how a skills
  * folder becomes a server.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -68,11 +68,40 @@ function collectGarbage(): void {
   }
 }
 
+/**
+ * Throws a plain message for a folder argument that does not exist or is not
+ * a folder, instead of the loader's system error (`ENOENT ... lstat`).
+ */
+export function requireFolders(dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(dir).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`no such folder: ${dir}`);
+      throw new Error(`cannot open folder ${dir}: ${(error as Error).message}`);
+    }
+    if (!isDirectory) throw new Error(`not a folder: ${dir}`);
+  }
+}
+
+/** How the server presents itself to clients; the defaults are skillport's. */
+export interface ServerIdentity {
+  name?: string;
+  title?: string;
+  /** An empty string sends none. */
+  instructions?: string;
+}
+
+const INSTRUCTIONS = 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.';
+
 /** Loads folders (the bundled skills when none) and builds a server over them. */
 export async function skillsServer(
   dirs: readonly string[],
-  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; leanHeap?: boolean },
+  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; leanHeap?: boolean; identity?: ServerIdentity },
 ): Promise<{ server: Server; folder: SkillsFolder }> {
+  requireFolders(dirs);
   const load = () =>
     loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], {
       watch: options.watch ?? false,
@@ -80,11 +109,14 @@ export async function skillsServer(
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     });
   const folder = options.leanHeap ? await loadLean(load) : await load();
+  const name = options.identity?.name ?? 'skillport';
+  const instructions = options.identity?.instructions ?? INSTRUCTIONS;
   const server = createServer({
-    name: 'skillport',
-    title: 'skillport',
+    name,
+    // Clients show the title over the name: a server given only a name is shown by it.
+    title: options.identity?.title ?? name,
     version: packageVersion(),
-    instructions: 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.',
+    ...(instructions !== '' ? { instructions } : {}),
     prompts: folder.prompts,
     resources: folder.resources,
     skills: folder.skills,

@@ -3,74 +3,61 @@
  * and returns an exit code (0 ok, 1 failure, 2 usage); `main` is the only
  * place that touches process.argv, process.env, signals and process.exit.
  */
-import { SUPPORTED_VERSIONS } from '../index.js';
-import { parse, UsageError } from './args.js';
+import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
 import { serve } from './commands/serve.js';
 import { type CliIo, packageVersion } from './context.js';
+import { type CommandName, commandHelp, generalHelp, isCommand, usageLine } from './usage.js';
 
 export type { CliIo } from './context.js';
 
-const USAGE = `Usage: skillport <command> [options]
+/** `skillport help [COMMAND]`. */
+function help(args: readonly string[]): string {
+  const [topic, ...rest] = args;
+  if (rest.length > 0) throw new UsageError('help expects at most one COMMAND');
+  if (topic === undefined) return generalHelp();
+  if (!isCommand(topic)) throw new UsageError(`Unknown command "${topic}"`);
+  return commandHelp(topic);
+}
 
-Commands:
-  serve [DIR...]             Serve skills folders as MCP prompts and resources (default: the bundled skills)
-  list [DIR...]              List the prompts a folder yields
-  get NAME [--arg k=v]...    Print a prompt's text
-  complete NAME ARG [VALUE]  Print completions for a prompt argument (--arg k=v gives the other arguments)
-  check [DIR...]             Lint skills folders; exit 1 on errors
-
-Options:
-  --http HOST:PORT   serve: Streamable HTTP instead of stdio (e.g. 127.0.0.1:3000)
-  --watch            serve: reload when files change and notify clients
-  --prefix P         Prefix of shared reference prompts (default: the folder's name)
-  --dir DIR          get, complete: the folder to read (repeatable; default: the bundled skills)
-  --json             list, get, complete, check: JSON output
-  --strict           check: warnings fail too
-  --log-level L      serve: debug | info | warn | error | silent (default: info), to stderr
-  --page-size N      serve: items per page of list results (default: 50)
-  --auth-token T     serve --http: require this bearer token (or SKILLPORT_AUTH_TOKEN)
-  --allow-origin O   serve --http: the Origins browsers may call from (repeatable; replaces the
-                     default of localhost origins; * allows any)
-  --allow-host H     serve --http: the Host names accepted (repeatable; replaces the default of
-                     localhost names; needed when serving beyond this machine; * allows any)
-  -h, --help         Show this help
-  -v, --version      Show the version
-
-Protocol revisions: ${SUPPORTED_VERSIONS.join(', ')}
-`;
+async function dispatch(invocation: Invocation & { command: CommandName }, io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+  switch (invocation.command) {
+    case 'help':
+      io.stdout.write(help(invocation.args));
+      return 0;
+    case 'serve':
+      return serve(invocation, io, env);
+    case 'list':
+      return list(invocation, io);
+    case 'get':
+      return get(invocation, io);
+    case 'complete':
+      return complete(invocation, io);
+    case 'check':
+      return check(invocation, io);
+  }
+}
 
 /** Runs the command line `argv` (without node and script) and returns the exit code. */
 export async function run(argv: string[], io: CliIo, env: Record<string, string | undefined> = {}): Promise<number> {
   try {
-    const { values, positionals } = parse(argv);
+    const invocation = parse(argv);
+    const { command, values } = invocation;
     if (values.help) {
-      io.stdout.write(USAGE);
+      io.stdout.write(command === undefined || command === 'help' ? help(invocation.args) : commandHelp(command));
       return 0;
     }
-    if (values.version) {
+    // No command is left only for `skillport --version` (and --help, above).
+    if (values.version || command === undefined) {
       io.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
-    const [command = 'serve', ...rest] = positionals;
-    switch (command) {
-      case 'serve':
-        return await serve(rest, values, io, env);
-      case 'list':
-        return await list(rest, values, io);
-      case 'get':
-        return await get(rest, values, io);
-      case 'complete':
-        return await complete(rest, values, io);
-      case 'check':
-        return await check(rest, values, io);
-      default:
-        throw new UsageError(`Unknown command "${command}"`);
-    }
+    return await dispatch({ ...invocation, command }, io, env);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`skillport: ${error.message}\n\n${USAGE}`);
+      const more = error.command === undefined ? 'Run "skillport help" for the commands.' : `Run "skillport help ${error.command}" for its options.`;
+      io.stderr.write(`skillport: ${error.message}\n\n${usageLine(error.command)}\n${more}\n`);
       return 2;
     }
     io.stderr.write(`skillport: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -237,7 +237,10 @@ export function createEngine(options: EngineOptions): Engine {
       const provider = needPrompts('prompts/get');
       const prompt = await findPrompt(name);
       for (const argument of prompt.arguments ?? []) {
-        if (argument.required && args[argument.name] === undefined) {
+        // An empty value is a missing one: a client form left blank sends "",
+        // and a prompt rendered with nothing where it needs a value is no answer.
+        const value = args[argument.name];
+        if (argument.required && (value === undefined || value === '')) {
           throw new InvalidParamsError(`Missing required argument "${argument.name}" for prompt "${name}"`, {
             name,
             argument: argument.name,

@@ -14,8 +14,8 @@ import type { Completion, CompletionArgument, CompletionContext, Icon, Meta, Pro
  * return the whole current set, not a per-request view.
  *
  * The server validates every `prompts/get` against the catalogue first (the
- * prompt exists, required arguments are present), so `get` only runs for a
- * listed prompt with its required arguments.
+ * prompt exists, required arguments are present and not empty), so `get`
+ * only runs for a listed prompt with its required arguments.
  */
 export interface PromptProvider {
   list(): Awaitable<readonly Prompt[]>;

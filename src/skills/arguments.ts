@@ -18,6 +18,7 @@
  */
 import type { CompletionSource } from '../core/completers.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
+import type { KeyLines, KeyPath } from './frontmatter.js';
 import type { Issue } from './issues.js';
 
 /** One declared argument. */
@@ -35,30 +36,34 @@ function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number');
 }
 
-/** Reads the `arguments` frontmatter key; bad entries are reported and skipped. */
-export function parseArguments(value: unknown, path: string): { args: DeclaredArgument[]; issues: Issue[] } {
+/**
+ * Reads the `arguments` frontmatter key; bad entries are reported and skipped.
+ * With `lines` (see keyLines), each finding carries the line of what it is about.
+ */
+export function parseArguments(value: unknown, path: string, lines?: KeyLines): { args: DeclaredArgument[]; issues: Issue[] } {
   const issues: Issue[] = [];
   const args: DeclaredArgument[] = [];
   if (value === undefined) return { args, issues };
-  const report = (message: string): void => {
-    issues.push({ severity: 'error', code: 'invalid_arguments', path, message });
+  const report = (at: KeyPath, message: string): void => {
+    const line = lines?.(at);
+    issues.push(line === undefined ? { severity: 'error', code: 'invalid_arguments', path, message } : { severity: 'error', code: 'invalid_arguments', path, line, message });
   };
   if (!Array.isArray(value)) {
-    report('"arguments" must be a list of { name, description, required, values }');
+    report(['arguments'], '"arguments" must be a list of { name, description, required, values }');
     return { args, issues };
   }
   for (const [index, entry] of value.entries()) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      report(`arguments[${index}] must be a mapping`);
+      report(['arguments', index], `arguments[${index}] must be a mapping`);
       continue;
     }
     const raw = entry as Record<string, unknown>;
     if (typeof raw.name !== 'string' || !NAME.test(raw.name)) {
-      report(`arguments[${index}] needs a "name" of letters, digits, "_" or "-"`);
+      report(['arguments', index, 'name'], `arguments[${index}] needs a "name" of letters, digits, "_" or "-"`);
       continue;
     }
     if (args.some((a) => a.name === raw.name)) {
-      report(`The argument "${raw.name}" is declared twice`);
+      report(['arguments', index, 'name'], `The argument "${raw.name}" is declared twice`);
       continue;
     }
     const argument: DeclaredArgument = { name: raw.name };
@@ -70,7 +75,7 @@ export function parseArguments(value: unknown, path: string): { args: DeclaredAr
       if (typeof dependsOn === 'string') {
         const table = raw.values;
         if (typeof table !== 'object' || table === null || Array.isArray(table) || !Object.values(table).every(isStringList)) {
-          report(`arguments[${index}].values must map each "${dependsOn}" value to a list when "depends-on" is set`);
+          report(['arguments', index, 'values'], `arguments[${index}].values must map each "${dependsOn}" value to a list when "depends-on" is set`);
           continue;
         }
         const lists = new Map(Object.entries(table as Record<string, unknown[]>).map(([key, list]) => [key.toLowerCase(), list.map(String)]));
@@ -93,7 +98,7 @@ export function parseArguments(value: unknown, path: string): { args: DeclaredAr
       } else if (isStringList(raw.values)) {
         argument.complete = raw.values.map(String);
       } else {
-        report(`arguments[${index}].values must be a list of strings`);
+        report(['arguments', index, 'values'], `arguments[${index}].values must be a list of strings`);
         continue;
       }
     }

@@ -5,7 +5,7 @@
  * the Skills-extension entries and the directory listings. A reload builds a
  * new catalogue and swaps it in whole, so a request never sees half of one.
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Prompt, Resource } from '../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
 import { trimOf } from '../core/trim.js';
@@ -14,6 +14,7 @@ import type { CitationTargets } from './citations.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
 import { directoryListings, type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
 import { extensionProblems } from './extension.js';
+import { keyLines } from './frontmatter.js';
 import { addIssues, capIssues, type Issue } from './issues.js';
 import { decodeUtf8, loadSkill, type SkillFileRecord, type SkillRecord } from './load-skill.js';
 import { loadPromptFile } from './prompt-files.js';
@@ -244,17 +245,23 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   const roots = await Promise.all(dirs.map((dir) => openConfined(dir)));
   const prefix = options.prefix ?? slugify(basename(roots[0]?.root ?? 'skills'));
 
+  // With several folders, findings name their folder (Issue.folder) and a
+  // duplicate names where the one that was served lives.
+  const several = dirs.length > 1;
+  const where = (dir: string, rel: string): string => (several ? join(dir, rel) : rel);
+
   const promptsByName = new Map<string, PromptEntry>();
   const prompts: Prompt[] = [];
   const owners = new Map<string, string>();
-  function addPrompt(entry: PromptEntry, source: string): void {
+  function addPrompt(entry: PromptEntry, source: string, dir: string): void {
     const name = entry.prompt.name;
     const owner = owners.get(name);
     if (owner !== undefined) {
-      issues.push({ severity: 'warning', code: 'duplicate_name', path: source, message: `The prompt name "${name}" is already taken by ${owner}; this one is not served` });
+      const issue: Issue = { severity: 'warning', code: 'duplicate_name', path: source, message: `The prompt name "${name}" is already taken by ${owner}; this one is not served` };
+      issues.push(several ? { ...issue, folder: dir } : issue);
       return;
     }
-    owners.set(name, source);
+    owners.set(name, where(dir, source));
     promptsByName.set(name, entry);
     prompts.push(entry.prompt);
   }
@@ -267,7 +274,9 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   const sharedTargets = new Map<string, string>();
   const deferred: Array<() => void> = [];
 
-  for (const fs of roots) {
+  for (const [rootIndex, fs] of roots.entries()) {
+    const dir = dirs[rootIndex] as string;
+    const firstIssue = issues.length;
     const rootName = basename(fs.root);
     const scan = await scanFolder(fs, options.limits ?? DEFAULT_LIMITS);
     addIssues(issues, scan.issues);
@@ -283,7 +292,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       }
       if (!sharedTargets.has(slug)) sharedTargets.set(slug, name);
       const entry = await referencePrompt(name, text, `Shared reference "${slug}"`, { local: new Map(), shared: sharedTargets });
-      deferred.push(() => addPrompt(entry, rel));
+      deferred.push(() => addPrompt(entry, rel, dir));
     }
 
     const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues));
@@ -300,18 +309,20 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       if (outer) skill.nestIn(outer.skill, outer.between);
       const first = dirsByPath.get(skill.path);
       if (first !== undefined) {
+        const line = keyLines(skill.text)(['name']);
         issues.push({
           severity: 'warning',
           code: 'duplicate_name',
           path: source,
-          message: `The skill "${skill.name}" is already served from ${first || '.'}; this one is not served`,
+          ...(line !== undefined ? { line } : {}),
+          message: `The skill "${skill.name}" is already served from ${first || '.'}; ${several ? `the one in ${dir}` : 'this one'} is not served`,
         });
         continue;
       }
       skills.push(skill);
       here.skills.push(skill);
       sources.push(source);
-      dirsByPath.set(skill.path, skill.dir);
+      dirsByPath.set(skill.path, where(dir, skill.dir));
       servedDirs.set(skill.dir, skill);
       const problems = extensionProblems(skill.frontmatter);
       if (problems.length > 0) {
@@ -329,11 +340,11 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     const plain = { local: new Map<string, string>(), shared: sharedTargets };
     for (const [index, skill] of here.skills.entries()) {
       const targets = skill.references.size === 0 ? plain : referenceTargets(skill, sharedTargets);
-      addPrompt(skillPrompt(skill, targets, fs), sources[index] as string);
+      addPrompt(skillPrompt(skill, targets, fs), sources[index] as string, dir);
       for (const [slug, rel] of skill.references) {
         const text = await readText(fs, rel);
         if (text === undefined) continue;
-        addPrompt(await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets), rel);
+        addPrompt(await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets), rel, dir);
       }
     }
 
@@ -346,8 +357,9 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       const record = await loadPromptFile(ref, text, issues);
       if (!record) continue;
       const entry = promptFileEntry(record);
-      deferred.push(() => addPrompt(entry, ref.rel));
+      deferred.push(() => addPrompt(entry, ref.rel, dir));
     }
+    if (several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;
   }
   for (const add of deferred) add();
 

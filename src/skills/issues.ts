@@ -16,6 +16,11 @@ export interface Issue {
   /** 1-based line, when the finding has one. */
   line?: number;
   message: string;
+  /**
+   * The folder the path is in, as it was given to the loader, when more than
+   * one folder was: `path` alone cannot tell two folders' `SKILL.md` apart.
+   */
+  folder?: string;
 }
 
 /** Formats an issue as `path:line: severity: message (code)`. */

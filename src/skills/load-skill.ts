@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import { type DeclaredArgument, parseArguments } from './arguments.js';
 import type { ConfinedFs } from './confined-fs.js';
-import { readFrontmatter } from './frontmatter.js';
+import { keyLines, readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
 import type { ScannedSkill } from './scan.js';
@@ -309,13 +309,15 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
     return undefined;
   }
   const folder = dir === '' ? rootName : dir.slice(dir.lastIndexOf('/') + 1);
-  const found = validateSkillFrontmatter(parsed.value.data, folder, skillRel);
+  // Findings about a key carry its line; nothing is computed for a skill without any.
+  const lines = keyLines(text);
+  const found = validateSkillFrontmatter(parsed.value.data, folder, skillRel, lines);
   addIssues(issues, found);
   if (found.some((i) => i.severity === 'error')) return undefined;
   const frontmatter = parsed.value.data as SkillRecord['frontmatter'];
   const name = frontmatter.name;
 
-  const { args, issues: argumentIssues } = parseArguments(frontmatter.arguments, skillRel);
+  const { args, issues: argumentIssues } = parseArguments(frontmatter.arguments, skillRel, lines);
   addIssues(issues, argumentIssues);
 
   const prefix = dir === '' ? '' : `${dir}/`;

@@ -14,7 +14,7 @@
 import type { DeclaredArgument } from './arguments.js';
 import { trimEndOf } from '../core/trim.js';
 import { parseArguments } from './arguments.js';
-import { readFrontmatter } from './frontmatter.js';
+import { keyLines, readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
 import type { PromptFileRef } from './scan.js';
 import { substituteClaude, substituteTemplate, substituteVsCode, vsCodeInputs } from './substitute.js';
@@ -61,7 +61,7 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
   const explicitName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name.trim() : undefined;
   switch (ref.format) {
     case 'markdown': {
-      const { args, issues: found } = parseArguments(data.arguments, ref.rel);
+      const { args, issues: found } = parseArguments(data.arguments, ref.rel, keyLines(text));
       addIssues(issues, found);
       return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values) => substituteTemplate(body, values) };
     }

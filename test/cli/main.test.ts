@@ -50,7 +50,7 @@ describe('skillport CLI', () => {
   it('exits 1 with a message when the folder does not exist', () => {
     const result = cli('serve', `${ROOT}no-such-folder`);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('no-such-folder');
+    expect(result.stderr).toBe(`skillport: no such folder: ${ROOT}no-such-folder\n`);
   });
 
   it('lists prompts with their arguments, as text and as JSON', () => {
@@ -69,6 +69,10 @@ describe('skillport CLI', () => {
     const missing = cli('get', 'greeting', '--dir', VALID);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('Missing required argument "who" for prompt "greeting"');
+    const empty = cli('get', 'greeting', '--dir', VALID, '--arg', 'who=');
+    expect(empty.status).toBe(1);
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toContain('Missing required argument "who" for prompt "greeting"');
     const unknown = cli('get', 'nope', '--dir', VALID);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('Unknown prompt: "nope"');
@@ -86,12 +90,12 @@ describe('skillport CLI', () => {
     const broken = cli('check', BROKEN);
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('bad-yaml/SKILL.md:3: error: Invalid YAML');
-    expect(broken.stdout).toContain('Mismatched_Folder/SKILL.md: note: "custom-key" is not an Agent Skills key (extension_key)');
+    expect(broken.stdout).toContain('Mismatched_Folder/SKILL.md:4: note: "custom-key" is not an Agent Skills key (extension_key)');
     expect(broken.stdout).toMatch(/^FAILED: 3 skills, 3 prompts, \d+ files; 3 errors, \d+ warnings, \d+ notes$/m);
     const valid = cli('check', VALID);
     expect(valid.status).toBe(0);
     expect(valid.stdout).toMatch(/^OK: 4 skills, 10 prompts/m);
-    expect(valid.stdout).toContain('greeting/SKILL.md: note: "arguments" is an extension of skillport (prompt arguments)');
+    expect(valid.stdout).toContain('greeting/SKILL.md:4: note: "arguments" is an extension of skillport (prompt arguments)');
     const json = JSON.parse(cli('check', BROKEN, '--json').stdout) as { ok: boolean; errors: number };
     expect(json).toMatchObject({ ok: false, errors: 3 });
   });

@@ -48,7 +48,32 @@ describe('createEngine', () => {
       message: 'Missing required argument "needed" for prompt "p"',
     });
     expect(calls).toBe(0);
-    await engine.getPrompt('p', { needed: '' }, ctx);
+    await engine.getPrompt('p', { needed: 'x' }, ctx);
+    expect(calls).toBe(1);
+  });
+
+  it('answers -32602 for a required argument whose value is empty, as for a missing one', async () => {
+    let calls = 0;
+    const engine = createEngine({
+      prompts: staticPrompts([
+        definePrompt({
+          name: 'p',
+          arguments: [{ name: 'needed', required: true }, { name: 'optional' }],
+          get: () => {
+            calls++;
+            return 'ok';
+          },
+        }),
+      ]),
+    });
+    await expect(engine.getPrompt('p', { needed: '' }, ctx)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Missing required argument "needed" for prompt "p"',
+      data: { name: 'p', argument: 'needed' },
+    });
+    expect(calls).toBe(0);
+    // An optional argument may be empty; whitespace is a value.
+    await engine.getPrompt('p', { needed: ' ', optional: '' }, ctx);
     expect(calls).toBe(1);
   });
 

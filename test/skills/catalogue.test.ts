@@ -150,13 +150,41 @@ describe('buildCatalogue on broken input', () => {
     const catalogue = await buildCatalogue([BROKEN]);
     const found = catalogue.issues.map((i) => [i.severity, i.code, i.path, i.line]);
     expect(found).toContainEqual(['error', 'invalid_yaml', 'bad-yaml/SKILL.md', 3]);
+    // A key that is missing has no line; one that is there gives its line.
     expect(found).toContainEqual(['error', 'missing_name', 'no-name/SKILL.md', undefined]);
     expect(found).toContainEqual(['error', 'missing_description', 'no-description/SKILL.md', undefined]);
-    expect(found).toContainEqual(['warning', 'name_mismatch', 'Mismatched_Folder/SKILL.md', undefined]);
-    expect(found).toContainEqual(['note', 'extension_key', 'Mismatched_Folder/SKILL.md', undefined]);
-    expect(found.filter((f) => f[1] === 'duplicate_name')).toEqual([['warning', 'duplicate_name', 'dup-b/SKILL.md', undefined]]);
+    expect(found).toContainEqual(['warning', 'name_mismatch', 'Mismatched_Folder/SKILL.md', 2]);
+    expect(found).toContainEqual(['note', 'extension_key', 'Mismatched_Folder/SKILL.md', 4]);
+    expect(found.filter((f) => f[1] === 'duplicate_name')).toEqual([['warning', 'duplicate_name', 'dup-b/SKILL.md', 2]]);
+    expect(catalogue.issues.some((i) => 'folder' in i)).toBe(false);
     expect(catalogue.prompts.map((p) => p.name).sort()).toEqual(['dup', 'fine', 'mismatched-name']);
     // Deterministic: the first folder in sorted order wins.
     expect(render(catalogue, 'dup').text).toContain('First dup.');
+  });
+});
+
+describe('buildCatalogue on several folders', () => {
+  it('names the folder of each finding, and both folders of a duplicate', async () => {
+    const catalogue = await buildCatalogue([BROKEN, VALID, BROKEN]);
+    const duplicates = catalogue.issues.filter((i) => i.code === 'duplicate_name' && i.path === 'fine/SKILL.md');
+    expect(duplicates).toEqual([
+      {
+        severity: 'warning',
+        code: 'duplicate_name',
+        path: 'fine/SKILL.md',
+        line: 2,
+        message: `The skill "fine" is already served from ${BROKEN}/fine; the one in ${BROKEN} is not served`,
+        folder: BROKEN,
+      },
+    ]);
+    expect(catalogue.issues.filter((i) => i.code === 'missing_name').map((i) => i.folder)).toEqual([BROKEN, BROKEN]);
+    expect(catalogue.issues.filter((i) => i.code === 'extension_key' && i.path === 'greeting/SKILL.md').map((i) => i.folder)).toEqual([VALID]);
+    expect(catalogue.issues.every((i) => i.folder !== undefined)).toBe(true);
+  });
+
+  it('names the folder of a prompt a duplicate prompt name lost to', async () => {
+    const catalogue = await buildCatalogue([VALID, VALID]);
+    const summarize = catalogue.issues.find((i) => i.code === 'duplicate_name' && i.path === 'prompts/summarize.md');
+    expect(summarize).toMatchObject({ folder: VALID, message: `The prompt name "summarize" is already taken by ${VALID}/prompts/summarize.md; this one is not served` });
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rewriteCitations } from '../../src/skills/citations.js';
-import { loadYaml, parseFrontmatter, readFrontmatter } from '../../src/skills/frontmatter.js';
+import { parseArguments } from '../../src/skills/arguments.js';
+import { keyLines, loadYaml, parseFrontmatter, readFrontmatter } from '../../src/skills/frontmatter.js';
 import { validateSkillFrontmatter } from '../../src/skills/validate.js';
 
 describe('readFrontmatter', () => {
@@ -33,7 +34,18 @@ describe('parseFrontmatter', () => {
 
   it('reports invalid YAML with the line in the file', () => {
     expect(parseFrontmatter('---\nname: a\ndescription: [x\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml', line: 3 });
-    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml' });
+    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ ok: false, code: 'invalid_yaml', line: 3 });
+  });
+
+  it("leaves the YAML parser's own position out of the message, which has the file's line", () => {
+    // The parser counts lines of the block, not of the file, and ends with a colon before its excerpt.
+    expect(parseFrontmatter('---\nname: a\ndescription: a: b\n---\n')).toEqual({
+      ok: false,
+      code: 'invalid_yaml',
+      line: 3,
+      message: 'Invalid YAML: Nested mappings are not allowed in compact mappings',
+    });
+    expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ message: 'Invalid YAML: Map keys must be unique' });
   });
 
   it('reports an unclosed block and a non-mapping', () => {
@@ -78,6 +90,78 @@ describe('validateSkillFrontmatter', () => {
     expect(validateSkillFrontmatter({ name: 'a', description: 'x' }, 'b', 'f')).toEqual([
       { severity: 'warning', code: 'name_mismatch', path: 'f', message: 'The name "a" differs from its folder "b"' },
     ]);
+  });
+});
+
+describe('keyLines', () => {
+  beforeAll(loadYaml);
+  const text = [
+    '\uFEFF---', // 1
+    'name: pdf', // 2
+    '"description": Fills forms.', // 3
+    'arguments:', // 4
+    '  - name: a', // 5
+    '    values: [x]', // 6
+    '  - description: no name', // 7
+    '    required: true', // 8
+    'metadata:', // 9
+    '  name: not the top-level one', // 10
+    '---', // 11
+    'name: in the body', // 12
+  ].join('\r\n');
+
+  it('finds top-level keys, plain or quoted, in the file\'s lines', () => {
+    const lines = keyLines(text);
+    expect(lines(['name'])).toBe(2);
+    expect(lines(['description'])).toBe(3);
+    expect(lines(['metadata'])).toBe(9);
+    expect(lines(['license'])).toBeUndefined();
+  });
+
+  it('finds keys and list items below them, or the deepest part of the path that is there', () => {
+    const lines = keyLines(text);
+    expect(lines(['arguments', 0])).toBe(5);
+    expect(lines(['arguments', 0, 'values'])).toBe(6);
+    expect(lines(['arguments', 1])).toBe(7);
+    expect(lines(['arguments', 1, 'name'])).toBe(7);
+    expect(lines(['arguments', 5])).toBe(4);
+    expect(lines(['metadata', 'name'])).toBe(10);
+  });
+
+  it('finds nothing in a text without frontmatter', () => {
+    expect(keyLines('name: a\n')(['name'])).toBeUndefined();
+    expect(keyLines('---\nname: a\n')(['name'])).toBeUndefined();
+  });
+
+  it('gives findings the line of their key', async () => {
+    const skill = '---\nname: Pdf\ndescription: x\nlicense: [MIT]\ncustom: 1\n---\n';
+    const parsed = await readFrontmatter(skill);
+    const found = validateSkillFrontmatter(parsed.ok ? parsed.value.data : {}, 'pdf', 'f', keyLines(skill));
+    expect(found.map((i) => [i.code, i.line])).toEqual([
+      ['invalid_name', 2],
+      ['name_mismatch', 2],
+      ['invalid_license', 4],
+      ['extension_key', 5],
+    ]);
+    // A key that is not there has no line.
+    expect(validateSkillFrontmatter({ description: 'x' }, 'pdf', 'f', keyLines('---\ndescription: x\n---\n'))).toEqual([
+      { severity: 'error', code: 'missing_name', path: 'f', message: 'The frontmatter has no "name"' },
+    ]);
+  });
+
+  it('gives argument findings the line of the argument', async () => {
+    const skill = ['---', 'arguments:', '  - name: a', '  - name: a', '  - 7', '  - name: b', '    values: 3', '  - {}', '---', ''].join('\n');
+    const parsed = await readFrontmatter(skill);
+    const { issues } = parseArguments(parsed.ok ? parsed.value.data.arguments : undefined, 'f', keyLines(skill));
+    expect(issues.map((i) => [i.message, i.line])).toEqual([
+      ['The argument "a" is declared twice', 4],
+      ['arguments[2] must be a mapping', 5],
+      ['arguments[3].values must be a list of strings', 7],
+      ['arguments[4] needs a "name" of letters, digits, "_" or "-"', 8],
+    ]);
+    const notAList = '---\nname: x\narguments: 3\n---\n';
+    const scalar = await readFrontmatter(notAList);
+    expect(parseArguments(scalar.ok ? scalar.value.data.arguments : undefined, 'f', keyLines(notAList)).issues[0]?.line).toBe(3);
   });
 });
 

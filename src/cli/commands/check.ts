@@ -1,24 +1,49 @@
 /**
  * `skillport check [DIR...]`: lints skills folders. Every finding is printed
- * with file and line; the exit code is 1 when there are errors (or warnings
- * with --strict), and a summary line ends the report.
+ * with file and line, sorted by path and line, in text and JSON; the exit
+ * code is 1 when there are errors (or warnings with --strict), and a summary
+ * line ends the report.
  */
+import { join } from 'node:path';
 import { buildCatalogue, formatIssue, type Issue } from '../../skills.js';
-import type { Values } from '../args.js';
-import { BUNDLED_SKILLS, type CliIo } from '../context.js';
+import type { Invocation } from '../args.js';
+import { BUNDLED_SKILLS, type CliIo, requireFolders } from '../context.js';
 
-export async function check(dirs: string[], values: Values, io: CliIo): Promise<number> {
-  const folders = dirs.length > 0 ? dirs : [BUNDLED_SKILLS];
+/** A finding as `check` reports it: a path a user can open, and always a line. */
+type Finding = Issue & { line: number };
+
+/**
+ * Findings with a line (1 for what is about a file rather than a key in it:
+ * a missing name, an unreadable file) and, with several folders, the path
+ * joined to the folder as given, so `a/dup/SKILL.md` and `b/dup/SKILL.md` can
+ * be told apart; sorted by that path, then line, else in the loader's order.
+ */
+function findings(issues: readonly Issue[]): Finding[] {
+  const shown = issues.map((issue): Finding => ({
+    severity: issue.severity,
+    code: issue.code,
+    path: issue.folder === undefined ? issue.path : join(issue.folder, issue.path),
+    line: issue.line ?? 1,
+    message: issue.message,
+    ...(issue.folder !== undefined ? { folder: issue.folder } : {}),
+  }));
+  return shown.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+}
+
+export async function check(invocation: Invocation, io: CliIo): Promise<number> {
+  const { values } = invocation;
+  requireFolders(invocation.folders);
+  const folders = invocation.folders.length > 0 ? invocation.folders : [BUNDLED_SKILLS];
   const started = Date.now();
   // A progress line on a terminal for folders that take a while to read.
   const progress = io.stderrIsTty
     ? setInterval(() => io.stderr.write(`\rchecking ${folders.join(', ')}... ${Math.round((Date.now() - started) / 1000)}s`), 500)
     : undefined;
-  let issues: readonly Issue[];
+  let issues: Finding[];
   let counts: { skills: number; prompts: number; files: number };
   try {
     const catalogue = await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
-    issues = catalogue.issues;
+    issues = findings(catalogue.issues);
     counts = { skills: catalogue.skills.length, prompts: catalogue.prompts.length, files: catalogue.files.size };
   } finally {
     if (progress) {

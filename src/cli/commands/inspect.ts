@@ -2,18 +2,19 @@
  * `skillport list`, `get` and `complete`: the served catalogue, as a client
  * would see it, without starting a server.
  */
-import { isProtocolError } from '../../index.js';
-import { keyValues, UsageError, type Values } from '../args.js';
+import { isProtocolError, type Prompt } from '../../index.js';
+import { type Invocation, keyValues, UsageError } from '../args.js';
 import { type CliIo, commandContext, skillsServer } from '../context.js';
 import { createStderrLogger } from '../logger.js';
+import type { CommandName } from '../usage.js';
 
 function write(io: CliIo, text: string): void {
   io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-async function open(dirs: string[], values: Values, io: CliIo) {
+async function open(folders: readonly string[], values: Invocation['values'], io: CliIo) {
   const logger = createStderrLogger('error', (line) => io.stderr.write(line));
-  const { server, folder } = await skillsServer(dirs, { logger, ...(values.prefix !== undefined ? { prefix: values.prefix } : {}) });
+  const { server, folder } = await skillsServer(folders, { logger, ...(values.prefix !== undefined ? { prefix: values.prefix } : {}) });
   return { server, folder, logger };
 }
 
@@ -30,8 +31,22 @@ async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
   }
 }
 
-export async function list(dirs: string[], values: Values, io: CliIo): Promise<number> {
-  const { server, folder } = await open(dirs, values, io);
+/**
+ * Refuses argument names the prompt does not declare. The engine would pass
+ * such a value to the prompt, which ignores it, and the user would never learn
+ * of the typo. An unknown prompt is left to the engine's own answer.
+ */
+function requireDeclared(prompt: Prompt | undefined, names: readonly string[], command: CommandName): void {
+  if (prompt === undefined) return;
+  const declared = (prompt.arguments ?? []).map((a) => a.name);
+  const unknown = names.find((name) => !declared.includes(name));
+  if (unknown === undefined) return;
+  const which = declared.length === 0 ? 'it declares none' : `it declares: ${declared.join(', ')}`;
+  throw new UsageError(`"${prompt.name}" has no argument "${unknown}"; ${which}`, command);
+}
+
+export async function list({ folders, values }: Invocation, io: CliIo): Promise<number> {
+  const { server, folder } = await open(folders, values, io);
   const prompts = await server.prompts();
   if (values.json) write(io, JSON.stringify({ prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length }, null, 2));
   else {
@@ -45,11 +60,12 @@ export async function list(dirs: string[], values: Values, io: CliIo): Promise<n
   return 0;
 }
 
-export async function get(positionals: string[], values: Values, io: CliIo): Promise<number> {
+export async function get({ args: positionals, folders, values }: Invocation, io: CliIo): Promise<number> {
   const [name, ...rest] = positionals;
-  if (name === undefined || rest.length > 0) throw new UsageError('get expects one prompt NAME (folders go in --dir)');
-  const args = keyValues(values.arg);
-  const { server, logger } = await open(values.dir ?? [], values, io);
+  if (name === undefined || rest.length > 0) throw new UsageError('get expects one prompt NAME (folders go in --dir)', 'get');
+  const args = keyValues(values.arg, 'get');
+  const { server, logger } = await open(folders, values, io);
+  requireDeclared((await server.prompts()).find((p) => p.name === name), Object.keys(args), 'get');
   return guarded(io, async () => {
     const result = await server.engine.getPrompt(name, args, commandContext(logger));
     if (values.json) write(io, JSON.stringify(result, null, 2));
@@ -58,17 +74,14 @@ export async function get(positionals: string[], values: Values, io: CliIo): Pro
   });
 }
 
-export async function complete(positionals: string[], values: Values, io: CliIo): Promise<number> {
+export async function complete({ args: positionals, folders, values }: Invocation, io: CliIo): Promise<number> {
   const [name, argument, partial = '', ...rest] = positionals;
-  if (name === undefined || argument === undefined || rest.length > 0) throw new UsageError('complete expects NAME ARG [PARTIAL]');
-  const { server, logger } = await open(values.dir ?? [], values, io);
+  if (name === undefined || argument === undefined || rest.length > 0) throw new UsageError('complete expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
+  const context = keyValues(values.arg, 'complete');
+  const { server, logger } = await open(folders, values, io);
+  requireDeclared((await server.prompts()).find((p) => p.name === name), [argument, ...Object.keys(context)], 'complete');
   return guarded(io, async () => {
-    const result = await server.engine.complete(
-      { type: 'prompt', name },
-      { name: argument, value: partial },
-      { arguments: keyValues(values.arg) },
-      commandContext(logger),
-    );
+    const result = await server.engine.complete({ type: 'prompt', name }, { name: argument, value: partial }, { arguments: context }, commandContext(logger));
     if (values.json) write(io, JSON.stringify(result, null, 2));
     else for (const value of result.values) write(io, value);
     return 0;

@@ -1,30 +1,52 @@
 /**
  * `skillport serve [DIR...]`: stdio by default, Streamable HTTP with
- * `--http HOST:PORT`.
+ * `--http HOST:PORT`. The HTTP-only options are usage errors over stdio
+ * rather than ignored: a token that protects nothing is a mistake to report.
  */
 import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
-import { hostPort, positiveInteger, UsageError, type Values } from '../args.js';
-import { type CliIo, skillsServer } from '../context.js';
+import { hostPort, type Invocation, positiveInteger, UsageError } from '../args.js';
+import { type CliIo, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 
-export async function serve(dirs: string[], values: Values, io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host'] as const;
+
+/** --name, --title and --instructions; a name or title must say something. */
+function identity(values: Invocation['values']): ServerIdentity {
+  const out: ServerIdentity = {};
+  for (const key of ['name', 'title'] as const) {
+    const value = values[key];
+    if (value === undefined) continue;
+    if (value.trim() === '') throw new UsageError(`--${key} must not be empty`, 'serve');
+    out[key] = value;
+  }
+  if (values.instructions !== undefined) out.instructions = values.instructions;
+  return out;
+}
+
+export async function serve({ folders, values }: Invocation, io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+  if (values.http === undefined) {
+    const given = HTTP_ONLY.find((key) => values[key] !== undefined);
+    if (given) throw new UsageError(`--${given} applies only with --http`, 'serve');
+  }
+  const address = values.http === undefined ? undefined : hostPort(values.http);
   const level = (values['log-level'] ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  const pageSize = positiveInteger(values['page-size'], '--page-size');
+  if (!LOG_LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`, 'serve');
+  const pageSize = positiveInteger(values['page-size'], '--page-size', 'serve');
   const logger = createStderrLogger(level, (line) => io.stderr.write(line));
-  const { server, folder } = await skillsServer(dirs, {
+  const { server, folder } = await skillsServer(folders, {
     watch: values.watch === true,
     logger,
     leanHeap: io.leanHeap === true,
+    identity: identity(values),
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
     ...(pageSize !== undefined ? { pageSize } : {}),
   });
   const { catalogue } = folder;
   const summary = `${catalogue.prompts.length} prompts from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
 
-  if (values.http !== undefined) {
-    const { host, port } = hostPort(values.http);
+  if (address !== undefined) {
+    const { host, port } = address;
     const { serveHttp } = await import('../../http.js');
     const authToken = values['auth-token'] ?? env.SKILLPORT_AUTH_TOKEN;
     const running = await serveHttp(server, {

@@ -1,0 +1,209 @@
+/**
+ * The commands, the options each one accepts and their help texts, in one
+ * table: the parser checks flags against the same lists the help prints, so
+ * the two cannot disagree.
+ */
+import { SUPPORTED_VERSIONS } from '../index.js';
+
+/** Every option name, as written after `--`. */
+export type OptionName =
+  | 'dir'
+  | 'http'
+  | 'watch'
+  | 'prefix'
+  | 'name'
+  | 'title'
+  | 'instructions'
+  | 'arg'
+  | 'json'
+  | 'strict'
+  | 'log-level'
+  | 'page-size'
+  | 'auth-token'
+  | 'allow-origin'
+  | 'allow-host'
+  | 'help'
+  | 'version';
+
+/** How an option is shown in help: the flag with its value's placeholder. */
+const LABELS: Record<OptionName, string> = {
+  dir: '--dir DIR',
+  http: '--http HOST:PORT',
+  watch: '--watch',
+  prefix: '--prefix P',
+  name: '--name N',
+  title: '--title T',
+  instructions: '--instructions TEXT',
+  arg: '--arg NAME=VALUE',
+  json: '--json',
+  strict: '--strict',
+  'log-level': '--log-level L',
+  'page-size': '--page-size N',
+  'auth-token': '--auth-token T',
+  'allow-origin': '--allow-origin O',
+  'allow-host': '--allow-host H',
+  help: '-h, --help',
+  version: '-v, --version',
+};
+
+interface CommandSpec {
+  /** What follows `skillport` in the usage line. */
+  usage: string;
+  /** One line for skillport's help. */
+  brief: string;
+  /** What the command does, for its own help. */
+  summary: string;
+  /** Whether positionals after the command are folders, the same as `--dir`. */
+  positionalFolders: boolean;
+  /** The options the command accepts (besides --help and --version), with their help. */
+  options: Partial<Record<OptionName, string>>;
+  examples: readonly string[];
+}
+
+const DIR = 'a skills folder (repeatable; default: the bundled skills)';
+const PREFIX = "prefix of shared reference prompts (default: the first folder's name)";
+
+export const COMMANDS = {
+  serve: {
+    brief: 'Serve skills folders as MCP prompts and resources (stdio or HTTP)',
+    usage: 'serve [DIR...] [options]',
+    summary: 'Serve skills folders as MCP prompts and resources, over stdio or Streamable HTTP.',
+    positionalFolders: true,
+    options: {
+      dir: `${DIR}; the same as a positional DIR`,
+      watch: 'reload when files change and notify clients',
+      prefix: PREFIX,
+      name: 'server name sent to clients (default: skillport)',
+      title: 'server title clients display (default: the --name, else skillport)',
+      instructions: 'instructions sent to clients on initialize and discover ("" sends none)',
+      'log-level': 'debug | info | warn | error | silent (default: info), to stderr',
+      'page-size': 'items per page of list results (default: 50)',
+      http: 'Streamable HTTP instead of stdio, endpoint /mcp (a bare PORT means 127.0.0.1)',
+      'auth-token': 'with --http: require this bearer token (or env SKILLPORT_AUTH_TOKEN)',
+      'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
+      'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
+    },
+    examples: ['skillport serve ./skills --watch', 'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills'],
+  },
+  list: {
+    brief: 'List the prompts the folders yield',
+    usage: 'list [DIR...] [options]',
+    summary: 'List the prompts the folders yield, with their arguments (optional ones in brackets).',
+    positionalFolders: true,
+    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output' },
+    examples: ['skillport list ./skills', 'skillport list ./team-skills ./my-skills --json'],
+  },
+  get: {
+    brief: "Print a prompt's text",
+    usage: 'get NAME [--arg NAME=VALUE]... [--dir DIR]... [options]',
+    summary: "Print a prompt's text, rendered with its arguments.",
+    positionalFolders: false,
+    options: { dir: DIR, arg: 'a value for one of the prompt\'s arguments (repeatable)', prefix: PREFIX, json: 'the whole prompts/get result as JSON' },
+    examples: ['skillport get greeting --dir ./skills --arg who=Ada'],
+  },
+  complete: {
+    brief: 'Print completions for a prompt argument',
+    usage: 'complete NAME ARG [VALUE] [--arg NAME=VALUE]... [--dir DIR]... [options]',
+    summary: "Print the completions of argument ARG of prompt NAME for a partial VALUE.",
+    positionalFolders: false,
+    options: { dir: DIR, arg: 'a value of another argument, as context (repeatable)', prefix: PREFIX, json: 'the completion result as JSON' },
+    examples: ['skillport complete greeting language ge --dir ./skills'],
+  },
+  check: {
+    brief: 'Lint skills folders; exit 1 on errors',
+    usage: 'check [DIR...] [options]',
+    summary: 'Lint skills folders: every finding as path:line: severity: message (code), sorted, then a summary. Exit 1 on errors.',
+    positionalFolders: true,
+    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output' },
+    examples: ['skillport check ./skills --strict'],
+  },
+  help: {
+    brief: 'Show the help of skillport or of one command',
+    usage: 'help [COMMAND]',
+    summary: 'Show the help of skillport or of one command.',
+    positionalFolders: false,
+    options: {},
+    examples: ['skillport help serve'],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function isCommand(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/** Help lines are wrapped to fit a terminal of this many columns. */
+const COLUMNS = 100;
+
+/** Words of `text` in lines of at most `width` characters (a longer word gets a line of its own). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
+function table(rows: ReadonlyArray<readonly [string, string]>): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  const indent = ' '.repeat(width + 4);
+  return rows
+    .map(([left, right]) => `  ${left.padEnd(width)}  ${wrap(right, COLUMNS - indent.length).join(`\n${indent}`)}`)
+    .join('\n');
+}
+
+/** The usage line of a command, or of skillport. */
+export function usageLine(command: CommandName | undefined): string {
+  return command === undefined ? 'Usage: skillport <command> [options]' : `Usage: skillport ${COMMANDS[command].usage}`;
+}
+
+/** The help of one command: its usage, options and examples. */
+export function commandHelp(command: CommandName): string {
+  const spec: CommandSpec = COMMANDS[command];
+  const options = Object.entries(spec.options).map(([name, text]) => [LABELS[name as OptionName], text] as const);
+  options.push([LABELS.help, 'show this help']);
+  const folders = spec.positionalFolders ? ' Folders are given as DIR or --dir DIR, in any mix and in order: of two skills with one name, the earlier folder\'s is served.' : '';
+  return `${usageLine(command)}
+
+${wrap(`${spec.summary}${folders}`, COLUMNS).join('\n')}
+
+Options:
+${table(options)}
+
+Example${spec.examples.length > 1 ? 's' : ''}:
+${spec.examples.map((e) => `  ${e}`).join('\n')}
+`;
+}
+
+/** The help of skillport: its commands and where to find each one's options. */
+export function generalHelp(): string {
+  const commands = (Object.keys(COMMANDS) as CommandName[]).map((name) => {
+    const usage = COMMANDS[name].usage.replace(/ \[options\]$/, '').replace(/ \[--arg NAME=VALUE\]\.\.\. \[--dir DIR\]\.\.\.$/, '');
+    return [usage, COMMANDS[name].brief] as const;
+  });
+  return `${usageLine(undefined)}
+
+Commands:
+${table(commands)}
+
+Every command takes its folders as --dir DIR (repeatable); serve, list and check also take
+them as positional DIRs. Without a folder the bundled skills are used. Without a command,
+skillport serves.
+
+Options:
+${table([
+  [LABELS.help, 'show this help; skillport COMMAND --help shows a command\'s'],
+  [LABELS.version, 'show the version'],
+])}
+
+Run "skillport help COMMAND" for a command's options and an example.
+
+Protocol revisions: ${SUPPORTED_VERSIONS.join(', ')}
+`;
+}
