@@ -6,176 +6,22 @@
  * new catalogue and swaps it in whole, so a request never sees half of one.
  */
 import { basename, join } from 'node:path';
-import type { Prompt, Resource } from '../core/model.js';
-import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
+import type { Prompt } from '../core/model.js';
 import { trimOf } from '../core/trim.js';
-import type { SkillEntry } from '../core/skills.js';
+import { BuiltCatalogue, type Catalogue, type Served } from './catalogue-view.js';
 import type { CitationTargets } from './citations.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
-import { directoryListings, type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
+import { type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
 import { extensionProblems } from './extension.js';
 import { keyLines } from './frontmatter.js';
 import { addIssues, capIssues, type Issue } from './issues.js';
-import { decodeUtf8, loadSkill, type SkillFileRecord, type SkillRecord } from './load-skill.js';
+import { loadSkill } from './load-skill.js';
 import { loadPromptFile } from './prompt-files.js';
 import { DEFAULT_LIMITS, type ScanLimits, type ScannedSkill, scanFolder } from './scan.js';
+import { decodeUtf8, type SkillRecord } from './skill-record.js';
 
+export type { Catalogue, FileEntry } from './catalogue-view.js';
 export { ArgumentValueError, type PromptEntry } from './entries.js';
-
-/** A servable file: its record and the folder it lives in. */
-export interface FileEntry {
-  fs: ConfinedFs;
-  record: SkillFileRecord;
-}
-
-/**
- * Everything served from the folders at one point in time. Prompts are built
- * with the catalogue; resources, files, Skills-extension entries and directory
- * listings are derived from the skills on first use, once per catalogue, so a
- * large folder answers `prompts/list` without building views nobody asked for.
- */
-export interface Catalogue {
-  readonly prompts: readonly Prompt[];
-  readonly promptsByName: ReadonlyMap<string, PromptEntry>;
-  readonly resources: readonly Resource[];
-  readonly files: ReadonlyMap<string, FileEntry>;
-  readonly skills: readonly SkillRecord[];
-  readonly skillEntries: readonly SkillEntry[];
-  readonly skillsByUri: ReadonlyMap<string, SkillEntry>;
-  /** Children of each directory URI (skill roots and their sub-folders). */
-  readonly directories: ReadonlyMap<string, readonly Resource[]>;
-  /**
-   * The skills the `{skill}` variable of `skill://{skill}/{+path}` names, by
-   * path: those inside no other skill (a nested skill's files are files of
-   * the skill that holds it), so each is one URI segment.
-   */
-  readonly topSkills: ReadonlyMap<string, SkillRecord>;
-  /** Completions of {@link topSkills}' names, indexed once per catalogue. */
-  readonly skillCompletions: CompletionIndex;
-  /** Completions of the paths inside one skill, indexed once per catalogue and skill. */
-  pathCompletions(skill: SkillRecord): CompletionIndex;
-  readonly issues: readonly Issue[];
-}
-
-/** The served skills of one folder, in catalogue order. */
-interface Served {
-  fs: ConfinedFs;
-  skills: SkillRecord[];
-}
-
-class BuiltCatalogue implements Catalogue {
-  readonly prompts: readonly Prompt[];
-  readonly promptsByName: ReadonlyMap<string, PromptEntry>;
-  readonly skills: readonly SkillRecord[];
-  readonly issues: readonly Issue[];
-  #served: readonly Served[];
-  /** Skills the Skills extension cannot carry: served as prompts and resources only. */
-  #outsideExtension: ReadonlySet<SkillRecord>;
-  #files: Map<string, FileEntry> | undefined;
-  #resources: Resource[] | undefined;
-  #skillEntries: SkillEntry[] | undefined;
-  #skillsByUri: Map<string, SkillEntry> | undefined;
-  #directories: Map<string, readonly Resource[]> | undefined;
-  #topSkills: Map<string, SkillRecord> | undefined;
-  #skillCompletions: CompletionIndex | undefined;
-  #pathCompletions: Map<SkillRecord, CompletionIndex> | undefined;
-
-  constructor(
-    prompts: readonly Prompt[],
-    promptsByName: ReadonlyMap<string, PromptEntry>,
-    skills: readonly SkillRecord[],
-    issues: readonly Issue[],
-    served: readonly Served[],
-    outsideExtension: ReadonlySet<SkillRecord>,
-  ) {
-    this.#outsideExtension = outsideExtension;
-    this.prompts = prompts;
-    this.promptsByName = promptsByName;
-    this.skills = skills;
-    this.issues = issues;
-    this.#served = served;
-  }
-
-  /** Every file of every skill by URI; the first skill to claim a URI keeps it. */
-  get files(): ReadonlyMap<string, FileEntry> {
-    if (this.#files) return this.#files;
-    const files = new Map<string, FileEntry>();
-    for (const { fs, skills } of this.#served) {
-      for (const skill of skills) {
-        for (const record of skill.files) {
-          // A record's URI is derived on each read: read it once.
-          const uri = record.uri;
-          if (!files.has(uri)) files.set(uri, { fs, record });
-        }
-      }
-    }
-    return (this.#files = files);
-  }
-
-  get resources(): readonly Resource[] {
-    if (this.#resources) return this.#resources;
-    const resources: Resource[] = [];
-    const seen = new Set<string>();
-    for (const skill of this.skills) {
-      for (const record of skill.files) {
-        const uri = record.uri;
-        if (seen.has(uri)) continue;
-        seen.add(uri);
-        const isSkillFile = record === skill.file;
-        // SKILL.md is named as its skill (SEP-2640 §resource metadata); any other file by its
-        // skill and path, so twenty LICENSE.txt files can be told apart in a list.
-        const resource: Resource = { uri, name: isSkillFile ? skill.name : `${skill.path}/${record.inSkill}`, mimeType: record.mimeType, size: record.size };
-        if (isSkillFile) resource.description = skill.description;
-        resources.push(resource);
-      }
-    }
-    return (this.#resources = resources);
-  }
-
-  get skillEntries(): readonly SkillEntry[] {
-    const carried = this.#outsideExtension.size === 0 ? this.skills : this.skills.filter((skill) => !this.#outsideExtension.has(skill));
-    this.#skillEntries ??= carried.map((skill) => ({
-      uri: skill.uri,
-      frontmatter: skill.frontmatter,
-      resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
-    }));
-    return this.#skillEntries;
-  }
-
-  get skillsByUri(): ReadonlyMap<string, SkillEntry> {
-    this.#skillsByUri ??= new Map(this.skillEntries.map((entry) => [entry.uri, entry]));
-    return this.#skillsByUri;
-  }
-
-  get topSkills(): ReadonlyMap<string, SkillRecord> {
-    this.#topSkills ??= new Map(this.skills.filter((skill) => !skill.path.includes('/')).map((skill) => [skill.path, skill]));
-    return this.#topSkills;
-  }
-
-  get skillCompletions(): CompletionIndex {
-    this.#skillCompletions ??= createCompletionIndex([...this.topSkills.keys()]);
-    return this.#skillCompletions;
-  }
-
-  pathCompletions(skill: SkillRecord): CompletionIndex {
-    this.#pathCompletions ??= new Map();
-    let index = this.#pathCompletions.get(skill);
-    if (!index) {
-      index = createCompletionIndex(skill.files.map((f) => f.inSkill));
-      this.#pathCompletions.set(skill, index);
-    }
-    return index;
-  }
-
-  get directories(): ReadonlyMap<string, readonly Resource[]> {
-    if (this.#directories) return this.#directories;
-    const directories = new Map<string, readonly Resource[]>();
-    for (const skill of this.skills) {
-      for (const [uri, children] of directoryListings(skill)) if (!directories.has(uri)) directories.set(uri, children);
-    }
-    return (this.#directories = directories);
-  }
-}
 
 export interface CatalogueOptions {
   /** Prefix of shared reference prompts; default derived from the first folder's name. */

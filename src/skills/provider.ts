@@ -17,7 +17,8 @@ import { InvalidParamsError, ProtocolError, ErrorCode } from '../jsonrpc/errors.
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
 import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';
-import { decodeExact, digestOf, StaleFileError } from './load-skill.js';
+import { StaleFileError } from './load-skill.js';
+import { decodeExact, digestOf } from './skill-record.js';
 import { type TreeWatcher, watchTree } from './watch-tree.js';
 
 export interface SkillsFolderOptions extends CatalogueOptions {

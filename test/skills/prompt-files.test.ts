@@ -3,26 +3,9 @@
  * prompts is not a prompt, and the blank line after the frontmatter is not
  * part of the prompt's text.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildCatalogue, type Catalogue } from '../../src/skills/catalogue.js';
-
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'skillport-prompt-files-'));
-  temps.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+import { tree } from '../_tree.js';
 
 const render = (catalogue: Catalogue, name: string, args: Record<string, string> = {}) => catalogue.promptsByName.get(name)?.render(args).text;
 

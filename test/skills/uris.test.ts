@@ -5,31 +5,19 @@
  * skill's folder, and the file template `skill://{skill}/{+path}` and its
  * completions agreeing with it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseUriTemplate } from '../../src/core/uri-template.js';
 import { loadSkillsFolder, SKILL_FILE_TEMPLATE, type SkillsFolder } from '../../src/skills/provider.js';
+import { tree } from '../_tree.js';
 
 const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} } };
-const temps: string[] = [];
 const folders: SkillsFolder[] = [];
 
 afterEach(() => {
   for (const folder of folders.splice(0)) folder.close();
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'skillport-uris-'));
-  temps.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
 
 const skillMd = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\nBody.\n`;
 
