@@ -37,7 +37,7 @@ export function securitySuite(makeTarget: MakeTarget): void {
   }
 
   describe('DNS rebinding defence', () => {
-    it('refuses a foreign Host or Origin with 403 and accepts localhost ones', async () => {
+    it('refuses a foreign Host or Origin with 403 and accepts localhost ones', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, INITIALIZE, { host: 'evil.example.com', origin: 'http://evil.example.com' }), 403, -32600);
       await expectHttpError(await post(t, INITIALIZE, { host: 'evil.example.com' }), 403, -32600);
@@ -133,18 +133,18 @@ export function securitySuite(makeTarget: MakeTarget): void {
   });
 
   describe('bodies and media types', () => {
-    it('answers malformed JSON with 400 -32700 and id null', async () => {
+    it('answers malformed JSON with 400 -32700 and id null', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, '{"jsonrpc":"2.0", "id": 1,'), 400, -32700);
       await expectHttpError(await post(t, Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1')), 400, -32700);
     });
 
-    it('answers a batch with 400 -32600', async () => {
+    it('answers a batch with 400 -32600', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, [INITIALIZE]), 400, -32600);
     });
 
-    it('answers a body over maxBodyBytes with 413', async () => {
+    it('answers a body over maxBodyBytes with 413', { tags: ['schema'] }, async () => {
       const t = await start({ maxBodyBytes: 1024 });
       const big = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(2048) } };
       await expectHttpError(await post(t, big), 413, -32600);
@@ -153,7 +153,7 @@ export function securitySuite(makeTarget: MakeTarget): void {
       await ok.body?.cancel();
     });
 
-    it('answers a wrong Content-Type with 415, an unusable Accept with 406, other methods with 405', async () => {
+    it('answers a wrong Content-Type with 415, an unusable Accept with 406, other methods with 405', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, INITIALIZE, { 'content-type': 'text/plain' }), 415, -32600);
       await expectHttpError(await post(t, INITIALIZE, { accept: 'text/html' }), 406, -32600);
