@@ -1,10 +1,11 @@
 /**
  * Where the official MCP JSON Schemas are, decided the same way by every part
- * of a test run: vitest.config.ts (which skips the tests tagged `schema` when
- * there are none), test/_schema.ts (the referee that loads them) and
- * .ci/run's reporter flags. The schemas are not part of the repository: they
- * live beside the clone in ../shared/mcp-schema, or wherever MCP_SCHEMA_DIR
- * says. Deliberately free of vitest and ajv imports, so the config can load it.
+ * of a test run: vitest.config.ts (which stops a misconfigured run before it
+ * starts), test/_schema-setup.ts (which skips the tests tagged `schema` when
+ * there are none) and test/_schema.ts (the referee that loads them). The
+ * schemas are not part of the repository: they live beside the clone in
+ * ../shared/mcp-schema, or wherever MCP_SCHEMA_DIR says. Deliberately free of
+ * vitest and ajv imports, so the config can load it.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,9 +29,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * schemas, a ../shared/mcp-schema that lacks some, or no schemas at all under
  * SKILLPORT_REQUIRE_SCHEMAS=1 (set by .ci/run, where they must be present).
  */
-export function locateSchemas(env: NodeJS.ProcessEnv = process.env, root: string = ROOT): string | undefined {
+export function locateSchemas(): string | undefined {
+  const env = process.env;
   const named = env.MCP_SCHEMA_DIR;
-  const dir = named ? resolve(named) : resolve(root, '../shared/mcp-schema');
+  const dir = named ? resolve(named) : resolve(ROOT, '../shared/mcp-schema');
   const from = named ? `MCP_SCHEMA_DIR=${named}` : `${dir} (../shared/mcp-schema beside the clone)`;
   if (!named && !existsSync(dir)) {
     if (env.SKILLPORT_REQUIRE_SCHEMAS === '1') throw new Error(`SKILLPORT_REQUIRE_SCHEMAS=1 but there are ${NO_SCHEMAS}: nothing at ${from}`);

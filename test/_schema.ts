@@ -4,8 +4,8 @@
  * everything the server sends.
  *
  * A test that calls it must be tagged `schema` (`it(name, { tags: ['schema'] },
- * fn)`, or on its describe): where the schemas are absent, vitest.config.ts
- * skips those tests, and the reporter counts them in one line. The referee
+ * fn)`, or on its describe): where the schemas are absent, test/_schema-setup.ts
+ * skips those tests, and test/_schema-reporter.ts counts them in one line. The referee
  * refuses to run for an untagged test, so a missing tag fails with the
  * schemas present instead of turning into a failure on a fresh clone.
  */
@@ -43,7 +43,7 @@ const validators = new Map<string, { ajv: Ajv | Ajv2020; defs: string }>();
 function load(revision: RevisionName): { ajv: Ajv | Ajv2020; defs: string } {
   let entry = validators.get(revision);
   if (!entry) {
-    // Only reachable outside vitest.config.ts, which skips tagged tests when there are none.
+    // Only reachable without test/_schema-setup.ts, which skips tagged tests when there are none.
     if (SCHEMA_DIR === undefined) throw new Error(`Schema tests ran although there are ${NO_SCHEMAS}`);
     const schema = JSON.parse(readFileSync(`${SCHEMA_DIR}${revision}/schema.json`, 'utf8')) as Record<string, unknown>;
     // 2025-06-18 is draft-07 with "definitions"; later ones are 2020-12 with "$defs".
