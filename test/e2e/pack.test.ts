@@ -1,13 +1,15 @@
 /**
- * The published package: `npm pack` produces a tarball whose bin runs through
- * npx on a machine that has nothing but the tarball and the registry.
+ * The published package: `npm pack` in a clean clone of the committed tree
+ * (no dist/ there until the pack builds it) produces a tarball with the
+ * licence whose bin runs through npx on a machine that has nothing but the
+ * tarball and the registry.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../_stdio-client.js';
+import { cleanClone } from '../_clean-clone.js';
 
 const work = mkdtempSync(join(tmpdir(), 'skillport-pack-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -17,12 +19,15 @@ function npm(args: string[], cwd: string): string {
 }
 
 describe('npm pack', () => {
-  it('ships the built code, the bin and the bundled skills, and runs through npx from the tarball', () => {
-    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  it('ships the built code, the bin, the licence and the bundled skills from a clean clone, and runs through npx from the tarball', () => {
+    const clone = cleanClone(work);
+    expect(existsSync(join(clone, 'dist')), 'a clean clone has no dist/').toBe(false);
+    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], clone)) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed?.files.map((f) => f.path) ?? [];
     expect(files).toContain('bin/skillport.js');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('LICENSE');
     expect(files.some((f) => /^skills\/[^/]+\/SKILL\.md$/.test(f))).toBe(true);
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map'))).toBe(false);
 

@@ -129,7 +129,7 @@ describe('skills over stdio with the SDK v2 client on 2026-07-28', () => {
     expect(folder.resources.map((r) => r.uri)).toEqual(['skill://pdf-tools/references/forms.md']);
   });
 
-  it('sends schema-valid 2026 results for the extension methods and -32602 for unknown skills and non-directories', async () => {
+  it('sends schema-valid 2026 results for the extension methods and -32602 for unknown skills and non-directories', { tags: ['schema'] }, async () => {
     const dir = fixtureCopy();
     const raw = new RawStdioClient(BIN, ['serve', dir]);
     closers.push(() => raw.close());

@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 describe.each(['2025-06-18', '2025-11-25'] as const)('legacy revision %s on the wire', (revision) => {
-  it('answers the handshake, lists, gets, completions and reads with schema-valid results', async () => {
+  it('answers the handshake, lists, gets, completions and reads with schema-valid results', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     const init = expectResult(revision, 'InitializeResult', await initialize(client, revision));
     expect(init.protocolVersion).toBe(revision);
@@ -102,7 +102,7 @@ describe.each(['2025-06-18', '2025-11-25'] as const)('legacy revision %s on the 
     expect(JSON.parse(data.contents[0].text)).toEqual({ id: 123 });
   });
 
-  it('answers every client mistake with the specified error, schema-valid', async () => {
+  it('answers every client mistake with the specified error, schema-valid', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     await initialize(client, revision);
     const unknown = expectError(revision, await client.request('prompts/get', { name: 'nope' }), -32602);
@@ -136,7 +136,7 @@ describe.each(['2025-06-18', '2025-11-25'] as const)('legacy revision %s on the 
     expect(init.result.protocolVersion).toBe('2025-11-25');
   });
 
-  it('sends schema-valid change notifications, and resource updates only to subscribers', async () => {
+  it('sends schema-valid change notifications, and resource updates only to subscribers', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     await initialize(client, revision);
     expectResult(revision, 'EmptyResult', await client.request('resources/subscribe', { uri: 'test://watched' }));

@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 
 describe('2026-07-28 on the wire', () => {
-  it('serves discover, lists, gets, completions and reads without a handshake', async () => {
+  it('serves discover, lists, gets, completions and reads without a handshake', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     const discover = expectResult('DiscoverResult', await client.request('server/discover', modern()), true);
     expect(discover.supportedVersions).toEqual(['2026-07-28', '2025-11-25', '2025-06-18']);
@@ -81,7 +81,7 @@ describe('2026-07-28 on the wire', () => {
     expectResult('ReadResourceResult', await client.request('resources/read', modern({ uri: 'test://template/7/data' })), true);
   });
 
-  it('rejects bad envelopes and removed methods with the 2026 codes', async () => {
+  it('rejects bad envelopes and removed methods with the 2026 codes', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     const unsupported = expectError(
       await client.request('prompts/list', { _meta: modernMeta('2099-01-01') }),
@@ -114,7 +114,7 @@ describe('2026-07-28 on the wire', () => {
     expect(client.received.some((m) => m.error?.code === -32002)).toBe(false);
   });
 
-  it('acknowledges a listen, filters and tags its notifications, and ends it with a result on shutdown', async () => {
+  it('acknowledges a listen, filters and tags its notifications, and ends it with a result on shutdown', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     client.send({
       jsonrpc: '2.0',

@@ -166,7 +166,7 @@ afterAll(() => {
 describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
   for (const target of TARGETS) {
     for (const mode of MODES) {
-      it(`${target.name}, ${mode.revision}: allowed statuses, schema-valid bodies, probes answered, the process lives`, async () => {
+      it(`${target.name}, ${mode.revision}: allowed statuses, schema-valid bodies, probes answered, the process lives`, { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
         const fuzz = new HttpFuzzTarget(target.script, target.env, mode.revision);
         try {
           await fuzz.start();
@@ -189,11 +189,11 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
           expect(fuzz.server.child.exitCode, `the server died: ${fuzz.server.stderr.slice(-2000)}`).toBeNull();
           expect(await fuzz.server.stop()).toEqual({ code: 0, signal: null });
         }
-      }, 120_000 * GUARD);
+      });
     }
   }
 
-  it('skills folder: RSS stays flat over rounds of large hostile POSTs', async () => {
+  it('skills folder: RSS stays flat over rounds of large hostile POSTs', { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
     const fuzz = new HttpFuzzTarget(HTTP_FIXTURE, { RELIABILITY_OPTIONS: JSON.stringify({ dir: VALID_SKILLS }) }, '2025-11-25');
     await fuzz.start();
     const cases = fc.sample(fc.record({ c: fuzzCase('modern'), mutation: headerMutation }), { numRuns: 120, seed: SEED }).filter(({ c }) => (c.value as Message | undefined)?.method !== 'subscriptions/listen');
@@ -213,5 +213,5 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
     figures.add(`skills folder: RSS after rounds 2..${rounds} (~130 POSTs, ~30 MiB in per round)`, SOAK ? `${samples.map((s) => Math.round(s / MiB)).join(', ')} MiB` : 'flat (within 96 MiB)');
     expect(memoryFlat(samples, 96 * MiB), `RSS MiB per round: ${samples.map((s) => Math.round(s / MiB)).join(', ')}`).toBe(true);
     expect(await fuzz.server.stop()).toEqual({ code: 0, signal: null });
-  }, 120_000 * GUARD);
+  });
 });

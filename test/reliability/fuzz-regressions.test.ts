@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('fuzz regressions', () => {
-  it('answers a request whose id is a fractional number with -32600 and id null (MCP ids are strings or integers)', async () => {
+  it('answers a request whose id is a fractional number with -32600 and id null (MCP ids are strings or integers)', { tags: ['schema'] }, async () => {
     client = new LineClient(FIXTURE);
     client.send({ jsonrpc: '2.0', id: 1.5, method: 'resources/read', params: modern({ uri: 7 }) });
     const reply = await client.waitFor((m) => 'error' in m);

@@ -115,7 +115,7 @@ afterAll(() => {
 describe('stdio fuzzing', () => {
   for (const target of TARGETS) {
     for (const mode of MODES) {
-      it(`${target.name}, ${mode.revision}: every reply is schema-valid, probes are answered, the process lives`, async () => {
+      it(`${target.name}, ${mode.revision}: every reply is schema-valid, probes are answered, the process lives`, { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
         const fuzz = new StdioFuzzTarget(target.script, target.args, mode.revision);
         try {
           await fuzz.start();
@@ -138,12 +138,12 @@ describe('stdio fuzzing', () => {
           // stdin EOF: the server answers what it has, ends listens, and exits 0.
           expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
         }
-      }, 120_000 * GUARD);
+      });
     }
   }
 
   for (const target of TARGETS) {
-    it(`${target.name}: RSS stays flat over rounds of large hostile input`, async () => {
+    it(`${target.name}: RSS stays flat over rounds of large hostile input`, { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
       const fuzz = new StdioFuzzTarget(target.script, target.args, '2025-11-25');
       await fuzz.start();
       const big = 'x'.repeat(2 * MiB);
@@ -168,6 +168,6 @@ describe('stdio fuzzing', () => {
       expect(memoryFlat(samples, 96 * MiB), `RSS MiB per round: ${inMiB.join(', ')}`).toBe(true);
       expect(fuzz.problems).toEqual([]);
       expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
-    }, 120_000 * GUARD);
+    });
   }
 });

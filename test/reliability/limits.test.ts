@@ -43,7 +43,7 @@ describe('protocol limits over stdio', () => {
     client = undefined;
   });
 
-  it('refuses a message nested deeper than maxJsonDepth with -32600 and id null, and serves one at the limit', async () => {
+  it('refuses a message nested deeper than maxJsonDepth with -32600 and id null, and serves one at the limit', { tags: ['schema'] }, async () => {
     client = new LineClient(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
     client.write(nested(LIMITS.maxJsonDepth + 1));
     const refused = await client.waitFor((m) => 'error' in m);

@@ -43,7 +43,7 @@ function summary(rss: number[]): string {
 }
 
 describe.skipIf(!httpBuilt())('load', () => {
-  it(`holds ${CONNECTIONS} concurrent connections and a sustained list/get/complete mix with zero errors and flat memory`, async () => {
+  it(`holds ${CONNECTIONS} concurrent connections and a sustained list/get/complete mix with zero errors and flat memory`, { tags: ['schema'], timeout: 120_000 + DURATION_MS }, async () => {
     const dir = join(root, 'steady');
     cpSync(VALID_SKILLS, dir, { recursive: true });
     const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--page-size', '3', '--log-level', 'info'], { NODE_OPTIONS: `--max-old-space-size=${2 * HEAP_MB}` });
@@ -67,9 +67,9 @@ describe.skipIf(!httpBuilt())('load', () => {
     } finally {
       expect(await server.stop()).toEqual({ code: 0, signal: null });
     }
-  }, 120_000 + DURATION_MS);
+  });
 
-  it('under live reload, every full listing is one of the known catalogues: never mixed, never empty', async () => {
+  it('under live reload, every full listing is one of the known catalogues: never mixed, never empty', { tags: ['schema'], timeout: 120_000 + DURATION_MS }, async () => {
     const dir = join(root, 'reloading');
     cpSync(VALID_SKILLS, dir, { recursive: true });
     // A small heap: a leak per reload or per request would end in an out-of-memory crash, whatever GC does meanwhile.
@@ -105,7 +105,7 @@ describe.skipIf(!httpBuilt())('load', () => {
     } finally {
       expect(await server.stop()).toEqual({ code: 0, signal: null });
     }
-  }, 120_000 + DURATION_MS);
+  });
 });
 
 export type { Message };

@@ -62,7 +62,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
   }
 
   describe.each(LEGACY)('sessions at %s', (revision) => {
-    it('initializes with a crypto-random session id and serves requests in the session', async () => {
+    it('initializes with a crypto-random session id and serves requests in the session', { tags: ['schema'] }, async () => {
       const t = await start();
       const response = await post(t, initializeBody(revision));
       expect(response.headers.get('content-type')).toContain('application/json');
@@ -97,7 +97,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       expectError(revision, missing, 5, -32002);
     });
 
-    it('answers with one SSE event when the client accepts only text/event-stream', async () => {
+    it('answers with one SSE event when the client accepts only text/event-stream', { tags: ['schema'] }, async () => {
       const t = await start();
       const { headers } = await open(t, revision);
       const response = await post(t, { jsonrpc: '2.0', id: 9, method: 'prompts/get', params: { name: 'simple' } }, { ...headers, accept: 'text/event-stream' });
@@ -108,7 +108,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       expectValid(revision, resultDefinition(revision), events[0]);
     });
 
-    it('delivers list changes and subscribed resource updates on the GET stream, and only there', async () => {
+    it('delivers list changes and subscribed resource updates on the GET stream, and only there', { tags: ['schema'] }, async () => {
       const t = await start({ keepAliveMs: 0 });
       const { headers } = await open(t, revision);
       const subscribed = await json(await post(t, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'test://watched' } }, headers));
@@ -139,7 +139,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       await stream.cancel();
     });
 
-    it('ends the session on DELETE; the id then gets 404 everywhere', async () => {
+    it('ends the session on DELETE; the id then gets 404 everywhere', { tags: ['schema'] }, async () => {
       const t = await start();
       const { headers } = await open(t, revision);
       const deleted = await t.fetch(new Request(t.url, { method: 'DELETE', headers }));
@@ -151,7 +151,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
       expect((await t.fetch(new Request(t.url, { method: 'DELETE', headers }))).status).toBe(404);
     });
 
-    it('rejects an unsupported MCP-Protocol-Version with 400 and accepts a missing one', async () => {
+    it('rejects an unsupported MCP-Protocol-Version with 400 and accepts a missing one', { tags: ['schema'] }, async () => {
       const t = await start();
       const { headers } = await open(t, revision);
       const bad = await post(t, { jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { ...headers, 'mcp-protocol-version': '1999-01-01' });
@@ -166,7 +166,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
   });
 
   describe('without a session', () => {
-    it('answers 400 to a request that needs a session, and 404 to an unknown session id', async () => {
+    it('answers 400 to a request that needs a session, and 404 to an unknown session id', { tags: ['schema'] }, async () => {
       const t = await start();
       const missing = await post(t, { jsonrpc: '2.0', id: 1, method: 'prompts/list' });
       expect(missing.status).toBe(400);
@@ -193,7 +193,7 @@ export function legacySuite(makeTarget: MakeTarget): void {
   });
 
   describe('stateless legacy mode (sessions: false)', () => {
-    it('mints no session id and serves every request as if just initialized', async () => {
+    it('mints no session id and serves every request as if just initialized', { tags: ['schema'] }, async () => {
       const t = await start({ sessions: false });
       const init = await post(t, initializeBody('2025-11-25'));
       expect(init.headers.get('mcp-session-id')).toBeNull();

@@ -46,7 +46,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
   }
 
   describe('2026-07-28 requests', () => {
-    it('serves discover, every page, get, complete and read statelessly, with valid results', async () => {
+    it('serves discover, every page, get, complete and read statelessly, with valid results', { tags: ['schema'] }, async () => {
       const t = await start();
       const discover = await modernPost(t, 'server/discover');
       expect(discover.status).toBe(200);
@@ -112,12 +112,12 @@ export function modernSuite(makeTarget: MakeTarget): void {
   });
 
   describe('2026-07-28 validation, in order', () => {
-    it('400 -32020 without MCP-Protocol-Version', async () => {
+    it('400 -32020 without MCP-Protocol-Version', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectRejected(await modernPost(t, 'server/discover', {}, { 'mcp-protocol-version': undefined }), 400, -32020);
     });
 
-    it('400 -32602 when _meta or one of its required fields is missing', async () => {
+    it('400 -32602 when _meta or one of its required fields is missing', { tags: ['schema'] }, async () => {
       const t = await start();
       const noMeta = await post(t, { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} }, { 'mcp-protocol-version': REV, 'mcp-method': 'server/discover' });
       await expectRejected(noMeta, 400, -32602);
@@ -131,7 +131,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
       expect((await modernPost(t, 'server/discover', { _meta: noClientInfo })).status).toBe(200);
     });
 
-    it('400 -32020 when the header version differs from _meta, 400 -32022 when it is not served', async () => {
+    it('400 -32020 when the header version differs from _meta, 400 -32022 when it is not served', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectRejected(await modernPost(t, 'server/discover', { _meta: modernMeta('v999') }), 400, -32020);
       const unsupported = await expectRejected(await modernPost(t, 'server/discover', { _meta: modernMeta('v999') }, { 'mcp-protocol-version': 'v999' }), 400, -32022);
@@ -141,7 +141,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
       await expectRejected(await modernPost(t, 'server/discover', {}, { 'mcp-protocol-version': '2025-11-25' }), 400, -32020);
     });
 
-    it('400 -32020 when Mcp-Method is missing, different, or differs in case; header names are case-insensitive', async () => {
+    it('400 -32020 when Mcp-Method is missing, different, or differs in case; header names are case-insensitive', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectRejected(await modernPost(t, 'prompts/list', {}, { 'mcp-method': undefined }), 400, -32020);
       await expectRejected(await modernPost(t, 'prompts/list', {}, { 'mcp-method': 'tools/list' }), 400, -32020);
@@ -151,7 +151,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
       expect((await modernPost(t, 'prompts/list', {}, { 'MCP-METHOD': 'prompts/list' })).status).toBe(200);
     });
 
-    it('checks Mcp-Name on prompts/get and resources/read, decoding Base64 and trimming whitespace', async () => {
+    it('checks Mcp-Name on prompts/get and resources/read, decoding Base64 and trimming whitespace', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectRejected(await modernPost(t, 'prompts/get', { name: 'simple' }, { 'mcp-name': undefined }), 400, -32020);
       await expectRejected(await modernPost(t, 'prompts/get', { name: 'simple' }, { 'mcp-name': 'with_args' }), 400, -32020);
@@ -166,7 +166,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
       await expectRejected(await modernPost(t, 'prompts/get', { name: 'simple' }, { 'mcp-name': base64('fails') }), 400, -32020);
     });
 
-    it('404 -32601 for removed and unknown methods', async () => {
+    it('404 -32601 for removed and unknown methods', { tags: ['schema'] }, async () => {
       const t = await start();
       for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'tools/list', 'unknown/method']) {
         const body = await expectRejected(await modernPost(t, method, method.startsWith('resources/') ? { uri: 'test://watched' } : {}), 404, -32601);
@@ -176,7 +176,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
   });
 
   describe('subscriptions/listen', () => {
-    it('streams the acknowledgement, then the asked-for changes tagged with the listen id', async () => {
+    it('streams the acknowledgement, then the asked-for changes tagged with the listen id', { tags: ['schema'] }, async () => {
       const t = await start({ keepAliveMs: 0 });
       const response = await post(
         t,
@@ -228,7 +228,7 @@ export function modernSuite(makeTarget: MakeTarget): void {
       await eventually(() => fixture.cancelled.includes('slow'));
     });
 
-    it('ends open listen streams with their result on close()', async () => {
+    it('ends open listen streams with their result on close()', { tags: ['schema'] }, async () => {
       const t = await start({ keepAliveMs: 0 });
       const response = await post(
         t,

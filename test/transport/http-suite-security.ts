@@ -37,7 +37,7 @@ export function securitySuite(makeTarget: MakeTarget): void {
   }
 
   describe('DNS rebinding defence', () => {
-    it('refuses a foreign Host or Origin with 403 and accepts localhost ones', async () => {
+    it('refuses a foreign Host or Origin with 403 and accepts localhost ones', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, INITIALIZE, { host: 'evil.example.com', origin: 'http://evil.example.com' }), 403, -32600);
       await expectHttpError(await post(t, INITIALIZE, { host: 'evil.example.com' }), 403, -32600);
@@ -121,9 +121,36 @@ export function securitySuite(makeTarget: MakeTarget): void {
         const document = await json(response);
         expect(document).toMatchObject({ resource: new URL('/mcp', t.url).href, authorization_servers: ['https://auth.example.com'], bearer_methods_supported: ['header'] });
       }
-      const defaulted = await start({ authToken: 'token' });
-      const document = await json(await defaulted.fetch(new Request(new URL('/.well-known/oauth-protected-resource/mcp', defaulted.url))));
-      expect(document.authorization_servers).toEqual([defaulted.url.origin]);
+    });
+
+    it('with a static token and no authorization server, asks for the bearer token and points to no metadata', async () => {
+      const t = await start({ authToken: 's3cret-token' });
+      const none = await post(t, INITIALIZE);
+      expect(none.status).toBe(401);
+      // No resource_metadata: a metadata document would have to name an authorization server, and there is none.
+      expect(none.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+      expect((await json(none)).error).toMatchObject({ message: 'Unauthorized: a valid bearer token is required' });
+      const wrong = await post(t, INITIALIZE, { authorization: 'Bearer s3cret-tokeN' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="mcp", error="invalid_token"');
+      await wrong.body?.cancel();
+      // What an OAuth client probes when there is no metadata (the MCP server's origin as its own
+      // authorization server, as in 2025-03-26): 404s that say what to do instead.
+      for (const [method, path] of [
+        ['GET', '/.well-known/oauth-protected-resource'],
+        ['GET', '/.well-known/oauth-protected-resource/mcp'],
+        ['GET', '/.well-known/oauth-authorization-server'],
+        ['POST', '/register'],
+      ] as const) {
+        const response = await t.fetch(new Request(new URL(path, t.url), { method }));
+        expect(response.status, path).toBe(404);
+        expect((await json(response)).error.message, path).toBe(
+          'Not Found: this server runs no OAuth authorization server; send its static token as Authorization: Bearer <token>',
+        );
+      }
+      const right = await post(t, INITIALIZE, { authorization: 'Bearer s3cret-token' });
+      expect(right.status).toBe(200);
+      await right.body?.cancel();
     });
 
     it('has no metadata document when no token is configured', async () => {
@@ -133,18 +160,18 @@ export function securitySuite(makeTarget: MakeTarget): void {
   });
 
   describe('bodies and media types', () => {
-    it('answers malformed JSON with 400 -32700 and id null', async () => {
+    it('answers malformed JSON with 400 -32700 and id null', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, '{"jsonrpc":"2.0", "id": 1,'), 400, -32700);
       await expectHttpError(await post(t, Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1')), 400, -32700);
     });
 
-    it('answers a batch with 400 -32600', async () => {
+    it('answers a batch with 400 -32600', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, [INITIALIZE]), 400, -32600);
     });
 
-    it('answers a body over maxBodyBytes with 413', async () => {
+    it('answers a body over maxBodyBytes with 413', { tags: ['schema'] }, async () => {
       const t = await start({ maxBodyBytes: 1024 });
       const big = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(2048) } };
       await expectHttpError(await post(t, big), 413, -32600);
@@ -153,7 +180,7 @@ export function securitySuite(makeTarget: MakeTarget): void {
       await ok.body?.cancel();
     });
 
-    it('answers a wrong Content-Type with 415, an unusable Accept with 406, other methods with 405', async () => {
+    it('answers a wrong Content-Type with 415, an unusable Accept with 406, other methods with 405', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectHttpError(await post(t, INITIALIZE, { 'content-type': 'text/plain' }), 415, -32600);
       await expectHttpError(await post(t, INITIALIZE, { accept: 'text/html' }), 406, -32600);

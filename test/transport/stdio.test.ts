@@ -34,7 +34,7 @@ describe('stdio transport', () => {
     expect(client.rawLines.every((line) => !line.includes('\n'))).toBe(true);
   });
 
-  it('answers malformed JSON with -32700 and id null, then keeps serving', async () => {
+  it('answers malformed JSON with -32700 and id null, then keeps serving', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
     client.writeLine('{"jsonrpc": "2.0", "id": 1, "method": ');
     const parseError = await client.waitFor((m) => m.error?.code === -32700);

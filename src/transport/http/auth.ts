@@ -5,10 +5,13 @@
  * basic/authorization §Authorization Server Discovery).
  *
  * The token is a static shared secret, compared in constant time and never
- * logged. skillport runs no authorization server: `authorizationServers`
- * names the one that issues tokens for it; without it the document names the
- * server's own origin so that it stays valid (the spec requires at least one
- * entry), and clients must be configured with the token directly.
+ * logged. skillport runs no authorization server. With `authorizationServers`
+ * (the ones that issue its tokens) the 401 challenge points to the metadata
+ * document naming them. Without, there is no document and the challenge is a
+ * plain bearer one: a document must name at least one authorization server
+ * (2025-06-18 basic/authorization §2.3.1), and naming this server, which has
+ * none, sent OAuth clients looking for one here and failing on a 404 instead
+ * of asking their user for the token.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
@@ -39,18 +42,29 @@ export function metadataUrl(endpoint: URL): string {
   return `${endpoint.origin}${METADATA_PATH}${endpoint.pathname === '/' ? '' : endpoint.pathname}`;
 }
 
-/** The challenge sent with 401 (RFC 6750 §3, RFC 9728 §5.1). */
-export function challenge(endpoint: URL, tokenPresent: boolean): string {
+/**
+ * The challenge sent with 401 (RFC 6750 §3): with `metadataFor`, the endpoint
+ * whose metadata document to name (RFC 9728 §5.1); without, a plain bearer
+ * challenge. A missing token gets no error code (RFC 6750 §3.1).
+ */
+export function challenge(metadataFor: URL | undefined, tokenPresent: boolean): string {
   const error = tokenPresent ? ', error="invalid_token"' : '';
-  return `Bearer resource_metadata="${metadataUrl(endpoint)}"${error}`;
+  return metadataFor ? `Bearer resource_metadata="${metadataUrl(metadataFor)}"${error}` : `Bearer realm="mcp"${error}`;
 }
 
+/**
+ * What a 404 adds when the token is static: an OAuth client that finds no
+ * metadata may still take this server's origin for its authorization server
+ * (the 2025-03-26 fallback, which the SDK clients keep) and end at a 404 on
+ * `/register`; SDK clients show that body, so it says what to do instead.
+ */
+export const NO_AUTHORIZATION_SERVER = 'this server runs no OAuth authorization server; send its static token as Authorization: Bearer <token>';
+
 /** The Protected Resource Metadata document (RFC 9728 §2). */
-export function protectedResourceMetadata(endpoint: URL, authorizationServers: readonly string[] | undefined, name: string): Record<string, unknown> {
+export function protectedResourceMetadata(endpoint: URL, authorizationServers: readonly string[], name: string): Record<string, unknown> {
   return {
     resource: `${endpoint.origin}${endpoint.pathname}`,
-    // MUST hold at least one entry (2025-06-18 basic/authorization §2.3.1).
-    authorization_servers: authorizationServers && authorizationServers.length > 0 ? [...authorizationServers] : [endpoint.origin],
+    authorization_servers: [...authorizationServers],
     bearer_methods_supported: ['header'],
     resource_name: name,
   };

@@ -29,7 +29,7 @@ import {
 } from '../../jsonrpc/messages.js';
 import { LEGACY_VERSIONS, readRequestMeta } from '../../protocol/index.js';
 import { type Server, silentLogger } from '../../server/index.js';
-import { challenge, createTokenCheck, METADATA_PATH, protectedResourceMetadata } from './auth.js';
+import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, protectedResourceMetadata } from './auth.js';
 import { requestId } from './body.js';
 import { reject, Rejections } from './errors.js';
 import { createExchange, jsonReply } from './exchange.js';
@@ -69,6 +69,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const hostAllowed = createHostCheck(options.allowedHosts);
   const originAllowed = createOriginCheck(options.allowedOrigins);
   const tokenValid = options.authToken !== undefined ? createTokenCheck(options.authToken) : undefined;
+  // Protected Resource Metadata only where it can name an authorization server (see auth.ts).
+  const authorizationServers = tokenValid && options.authorizationServers?.length ? options.authorizationServers : undefined;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000 });
   const sweeper = setInterval(() => store.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
@@ -242,19 +244,19 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   /** Routes a request that passed the DNS-rebinding checks. */
   function routeAllowed(request: HttpRequest): HttpReply | Promise<HttpReply> {
     const { pathname } = request;
-    if (tokenValid && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
+    if (authorizationServers && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
       const endpoint = new URL(path, request.origin);
       if (request.method !== 'GET' && request.method !== 'HEAD') return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: 'GET' });
-      return jsonReply(protectedResourceMetadata(endpoint, options.authorizationServers, server.info.name), 200, {
+      return jsonReply(protectedResourceMetadata(endpoint, authorizationServers, server.info.name), 200, {
         'Cache-Control': 'max-age=3600',
       });
     }
-    if (pathname !== path) return reject(Rejections.NotFound);
+    if (pathname !== path) return reject(Rejections.NotFound, null, undefined, tokenValid && !authorizationServers ? NO_AUTHORIZATION_SERVER : undefined);
     if (tokenValid) {
       const authorization = request.headers.get(HEADER.authorization);
       if (!tokenValid(authorization)) {
-        const endpoint = new URL(path, request.origin);
-        return reject(Rejections.Unauthorized, null, { [HEADER.wwwAuthenticate]: challenge(endpoint, authorization !== null) });
+        const metadataFor = authorizationServers ? new URL(path, request.origin) : undefined;
+        return reject(Rejections.Unauthorized, null, { [HEADER.wwwAuthenticate]: challenge(metadataFor, authorization !== null) });
       }
     }
 

@@ -23,14 +23,15 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /**
    * A bearer token every MCP request must carry (`Authorization: Bearer …`);
-   * others get 401 with `WWW-Authenticate`. It also turns on the Protected
-   * Resource Metadata document (RFC 9728) at the well-known paths.
+   * others get 401 with `WWW-Authenticate: Bearer realm="mcp"`. Clients are
+   * configured with the header directly.
    */
   authToken?: string;
   /**
-   * Authorization servers named in the Protected Resource Metadata. Default:
-   * the server's own origin (skillport runs no authorization server; with a
-   * static token, configure clients with the header directly).
+   * With `authToken`: the authorization servers that issue its tokens. They
+   * turn on the Protected Resource Metadata document (RFC 9728) at the
+   * well-known paths, which names them, and the 401 challenge points to it.
+   * Default: none, no document (skillport runs no authorization server).
    */
   authorizationServers?: string[];
   /**
