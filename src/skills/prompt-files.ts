@@ -1,29 +1,20 @@
 /**
- * The other prompt formats people already keep, mapped onto the same model:
- *
- * - Markdown prompt files (`prompts/**.md`): frontmatter `name?`,
- *   `description`, `arguments` (skillport's extension); the body with
- *   `{{name}}` placeholders is the prompt.
- * - Claude Code command files (`.claude/commands/**.md`): named by their path
- *   below `commands/` (`frontend/review.md` is `frontend:review`); one
- *   optional argument `arguments` described by `argument-hint`; `$ARGUMENTS`
- *   and `$1`, `$2`... are substituted.
- * - VS Code prompt files (`*.prompt.md`): named by the file; every
- *   `${input:name}` / `${input:name:placeholder}` is a required argument.
+ * Loads a prompt file in one of the formats people already keep (see
+ * formats/): what they share is done here — the frontmatter, the description
+ * (the frontmatter's, else the first line of text), the text after the
+ * frontmatter — and the format makes the prompt's name, arguments and
+ * rendering of it.
  */
 import type { DeclaredArgument } from './arguments.js';
-import { trimEndOf } from '../core/trim.js';
-import { parseArguments } from './arguments.js';
+import { formatNamed, type PromptFileRef } from './formats/index.js';
 import { keyLines, readFrontmatter } from './frontmatter.js';
-import { addIssues, type Issue } from './issues.js';
-import type { PromptFileRef } from './scan.js';
-import { substituteClaude, substituteTemplate, substituteVsCode, vsCodeInputs } from './substitute.js';
+import type { Issue } from './issues.js';
 
 /** A prompt loaded from a prompt file. */
 export interface PromptFileRecord {
   name: string;
   rel: string;
-  format: PromptFileRef['format'];
+  format: string;
   description: string | undefined;
   args: DeclaredArgument[];
   render(args: Record<string, string>): string;
@@ -42,13 +33,12 @@ const LEADING_BLANK_LINES = /^(?:[ \t]*\r?\n)+/;
 
 /** Maps one prompt file; undefined (with issues) when it cannot be served. */
 export async function loadPromptFile(ref: PromptFileRef, text: string, issues: Issue[]): Promise<PromptFileRecord | undefined> {
+  const format = formatNamed(ref.format);
+  if (!format) throw new TypeError(`Unknown prompt file format "${ref.format}"`);
   let parsed = await readFrontmatter(text);
-  if (!parsed.ok && ref.format === 'claude-command') {
-    // Claude Code's docs write `argument-hint: [issue] [priority]` unquoted,
-    // which is not valid YAML; read the value as the string it is meant to be.
-    // Greedy to the end of the line, trimmed after: a lazy value before `[ \t]*$` is quadratic.
-    const quoted = text.replace(/^(argument-hint:[ \t]*)(\[[^\n]*)$/m, (_line, key: string, value: string) => `${key}${JSON.stringify(trimEndOf(value, ' \t\r'))}`);
-    if (quoted !== text) parsed = await readFrontmatter(quoted);
+  if (!parsed.ok && format.repair) {
+    const repaired = format.repair(text);
+    if (repaired !== undefined) parsed = await readFrontmatter(repaired);
   }
   if (!parsed.ok) {
     issues.push({ severity: 'error', code: parsed.code, path: ref.rel, line: parsed.line, message: parsed.message });
@@ -59,32 +49,6 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
   const body = parsed.value.body.replace(LEADING_BLANK_LINES, '');
   const description = typeof data.description === 'string' ? data.description : firstLine(body);
   const explicitName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name.trim() : undefined;
-  switch (ref.format) {
-    case 'markdown': {
-      const { args, issues: found } = parseArguments(data.arguments, ref.rel, keyLines(text));
-      addIssues(issues, found);
-      return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values) => substituteTemplate(body, values) };
-    }
-    case 'claude-command': {
-      const hint = typeof data['argument-hint'] === 'string' ? data['argument-hint'] : undefined;
-      const uses = /\$(ARGUMENTS|\d)/.test(body);
-      const args: DeclaredArgument[] = uses || hint ? [{ name: 'arguments', description: hint ?? 'Arguments for the command' }] : [];
-      return {
-        name: ref.key.split('/').join(':'),
-        rel: ref.rel,
-        format: ref.format,
-        description,
-        args,
-        render: (values) => substituteClaude(body, values.arguments ?? ''),
-      };
-    }
-    case 'vscode': {
-      const args = vsCodeInputs(body).map(({ name, placeholder }) => {
-        const argument: DeclaredArgument = { name, required: true };
-        if (placeholder !== undefined) argument.description = placeholder;
-        return argument;
-      });
-      return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values) => substituteVsCode(body, values) };
-    }
-  }
+  const shape = format.load({ ref, text, data, body, explicitName, lines: keyLines(text), issues });
+  return { ...shape, rel: ref.rel, format: ref.format, description };
 }

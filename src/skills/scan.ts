@@ -8,6 +8,7 @@
  * stops at a depth and an entry count.
  */
 import type { ConfinedFs, Refusal, WalkEntry } from './confined-fs.js';
+import { formatOf, type PromptFileRef } from './formats/index.js';
 import type { Issue } from './issues.js';
 import { isSkippedFolder } from './skipped.js';
 
@@ -18,17 +19,6 @@ const REFUSALS: Record<Refusal, { code: string; message: string }> = {
   missing: { code: 'not_regular', message: 'Skipped: it cannot be opened (a broken link, or it went away)' },
   'bad-name': { code: 'invalid_file_name', message: 'Skipped: the name is not valid UTF-8, so no URI can name it' },
 };
-
-/** The prompt file formats besides skills. */
-export type PromptFormat = 'markdown' | 'claude-command' | 'vscode';
-
-/** A prompt file found by the scan. */
-export interface PromptFileRef {
-  rel: string;
-  format: PromptFormat;
-  /** For Claude commands: the path below `commands/`, without `.md`. */
-  key: string;
-}
 
 /** A skill folder the scan found. */
 export interface ScannedSkill {
@@ -55,25 +45,6 @@ export interface ScanLimits {
 }
 
 export const DEFAULT_LIMITS: ScanLimits = { maxDepth: 12, maxEntries: 200_000 };
-
-
-/**
- * What a folder of prompts keeps beside them to document itself, not to be
- * run: `prompts/README.md` is the folder's documentation, not a prompt named
- * README. Compared case-insensitively, without `.md`.
- */
-const DOCUMENTATION = new Set(['readme', 'changelog', 'contributing', 'license', 'code_of_conduct', 'security']);
-
-function formatOf(rel: string): PromptFileRef | undefined {
-  const parts = rel.split('/');
-  const file = parts[parts.length - 1] as string;
-  if (file.endsWith('.prompt.md')) return { rel, format: 'vscode', key: file.slice(0, -'.prompt.md'.length) };
-  if (!file.endsWith('.md') || DOCUMENTATION.has(file.slice(0, -3).toLowerCase())) return undefined;
-  const commands = parts.findIndex((p, i) => p === 'commands' && parts[i - 1] === '.claude');
-  if (commands >= 0) return { rel, format: 'claude-command', key: parts.slice(commands + 1).join('/').slice(0, -3) };
-  if (parts.slice(0, -1).includes('prompts')) return { rel, format: 'markdown', key: file.slice(0, -3) };
-  return undefined;
-}
 
 /**
  * Walks `fs` and sorts what it finds. Entries are sorted into their skills,

@@ -1,0 +1,22 @@
+/**
+ * Plain Markdown prompt files (`prompts/**.md`): frontmatter `name?`,
+ * `description`, `arguments` (skillport's extension); the body with
+ * `{{name}}` placeholders is the prompt.
+ */
+import { parseArguments } from '../arguments.js';
+import { addIssues } from '../issues.js';
+import { substituteTemplate } from '../substitute.js';
+import type { PromptFormat } from './format.js';
+
+export const markdown: PromptFormat = {
+  name: 'markdown',
+  detect(parts) {
+    const file = parts[parts.length - 1] as string;
+    return file.endsWith('.md') && parts.slice(0, -1).includes('prompts') ? file.slice(0, -3) : undefined;
+  },
+  load({ ref, data, body, explicitName, lines, issues }) {
+    const { args, issues: found } = parseArguments(data.arguments, ref.rel, lines);
+    addIssues(issues, found);
+    return { name: explicitName ?? ref.key, args, render: (values) => substituteTemplate(body, values) };
+  },
+};
