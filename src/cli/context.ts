@@ -4,9 +4,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Readable, Writable } from 'node:stream';
+import { loadLean } from './heap.js';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
 import { loadSkillsFolder, type SkillsFolder } from '../skills.js';
 
@@ -29,43 +28,6 @@ export const BUNDLED_SKILLS = fileURLToPath(new URL('../../skills/', import.meta
 export function packageVersion(): string {
   const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
-}
-
-/**
- * Runs `load` with V8's young generation held at its starting size, then
- * collects what the load left behind.
- *
- * Loading a large folder keeps most of what it allocates, and V8 answers that
- * by doubling the young generation up to its 32 MB ceiling, which then stays
- * resident while the server idles (10,000 skills: about 30 MB of the RSS).
- * What lives on is promoted either way, so the load is no slower. Growth is
- * allowed again afterwards (V8's default factor, 2), so a busy server still
- * sizes its young generation to its traffic.
- *
- * What the load used only while it ran (the folder's scan, outgrown tables)
- * was promoted too, and V8's next full collection would come only once the
- * heap had grown well past it: one full collection now gives those pages back
- * (10,000 skills: about 6 ms, and 4 MB of RSS).
- */
-async function loadLean<T>(load: () => Promise<T>): Promise<T> {
-  setFlagsFromString('--semi-space-growth-factor=1');
-  try {
-    return await load();
-  } finally {
-    // Before growth is allowed again: a full collection also resizes the young generation.
-    collectGarbage();
-    setFlagsFromString('--semi-space-growth-factor=2');
-  }
-}
-
-/** One full garbage collection, by the `gc` function V8 gives a new context while `--expose-gc` is set. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  try {
-    (runInNewContext('gc') as () => void)();
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
 import { serve } from './commands/serve.js';
+import { leanHeapAllowed } from './heap.js';
 import { type CliIo, packageVersion } from './context.js';
 import { type CommandName, commandHelp, generalHelp, isCommand, usageLine } from './usage.js';
 
@@ -65,16 +66,6 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
   }
 }
 
-/**
- * Whether this V8 is one the CLI's heap flags were checked on (11.x: Node 20
- * and 21, 12.x: Node 22 and 23). V8 flags are no stable interface, and V8
- * prints an error on stderr for one it does not know, so elsewhere none is set.
- */
-function v8FlagsKnown(): boolean {
-  const major = Number(process.versions.v8.split('.')[0]);
-  return major >= 11 && major <= 12;
-}
-
 /** Entry point of the bin script. */
 export async function main(): Promise<void> {
   const code = await run(
@@ -84,8 +75,7 @@ export async function main(): Promise<void> {
       stdout: process.stdout,
       stderr: process.stderr,
       stderrIsTty: process.stderr.isTTY === true,
-      // Not when the process was started with young-generation settings of its own.
-      leanHeap: v8FlagsKnown() && ![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => /semi[-_]space/.test(a)),
+      leanHeap: leanHeapAllowed(process.versions.v8, process.execArgv, process.env.NODE_OPTIONS),
       onShutdownSignal(handler) {
         process.once('SIGINT', handler);
         process.once('SIGTERM', handler);
