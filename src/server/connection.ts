@@ -9,7 +9,7 @@
  * rules; `initialize` starts a legacy session scoped to this connection; and
  * both may happen on one connection.
  */
-import type { Logger } from '../core/context.js';
+import type { Logger, OutputLimits } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
 import {
@@ -144,6 +144,10 @@ class InFlight implements MethodContext {
 
   get closing(): AbortSignal {
     return this.#shared.shutdown.signal;
+  }
+
+  get limits(): OutputLimits {
+    return this.engine.limits;
   }
 
   notify(notification: JsonRpcNotification): void {

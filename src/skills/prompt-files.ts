@@ -25,7 +25,8 @@ export interface PromptFileRecord {
   format: PromptFileRef['format'];
   description: string | undefined;
   args: DeclaredArgument[];
-  render(args: Record<string, string>): string;
+  /** The text for `args`; throws OutputLimitError once it passes `maxLength` UTF-16 code units. */
+  render(args: Record<string, string>, maxLength?: number): string;
 }
 
 function firstLine(body: string): string | undefined {
@@ -61,7 +62,7 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
     case 'markdown': {
       const { args, issues: found } = parseArguments(data.arguments, ref.rel);
       issues.push(...found);
-      return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values) => substituteTemplate(body, values) };
+      return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values, maxLength) => substituteTemplate(body, values, maxLength) };
     }
     case 'claude-command': {
       const hint = typeof data['argument-hint'] === 'string' ? data['argument-hint'] : undefined;
@@ -73,7 +74,7 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
         format: ref.format,
         description,
         args,
-        render: (values) => substituteClaude(body, values.arguments ?? ''),
+        render: (values, maxLength) => substituteClaude(body, values.arguments ?? '', {}, maxLength),
       };
     }
     case 'vscode': {
@@ -82,7 +83,7 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
         if (placeholder !== undefined) argument.description = placeholder;
         return argument;
       });
-      return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values) => substituteVsCode(body, values) };
+      return { name: explicitName ?? ref.key, rel: ref.rel, format: ref.format, description, args, render: (values, maxLength) => substituteVsCode(body, values, maxLength) };
     }
   }
 }
