@@ -30,6 +30,14 @@ export interface ServerLimits {
    * reading it. Default 16 MiB, the most a whole skill should hold (SEP-2640).
    */
   maxResourceBytes: number;
+  /**
+   * Most resource subscriptions one legacy session holds (`resources/subscribe`),
+   * and most URIs in one 2026-07-28 `subscriptions/listen` filter; more get
+   * -32602. Default 128.
+   */
+  maxSubscriptions: number;
+  /** Longest URI accepted in a subscription, in UTF-8 bytes; longer ones get -32602. Default 2048. */
+  maxSubscriptionUriBytes: number;
 }
 
 const MiB = 1024 * 1024;
@@ -39,6 +47,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxJsonDepth: 64,
   maxPromptBytes: 8 * MiB,
   maxResourceBytes: 16 * MiB,
+  maxSubscriptions: 128,
+  maxSubscriptionUriBytes: 2048,
 };
 
 /** Options of {@link createServer}. */
@@ -121,6 +131,7 @@ export function createServer(options: ServerOptions): Server {
     info,
     cache: { ttlMs, cacheScope: options.cache?.cacheScope ?? 'public' },
     supportedVersions: SUPPORTED_VERSIONS,
+    subscriptions: { max: limits.maxSubscriptions, maxUriBytes: limits.maxSubscriptionUriBytes },
   };
   if (options.instructions !== undefined) description.instructions = options.instructions;
   if (options.extensions !== undefined) description.extensions = options.extensions;

@@ -172,7 +172,10 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       // Nothing is left in flight on a one-request connection: no close needed.
       modern.delete(handle);
     };
-    handle.receive(message).then(settle, (error: unknown) => settle(internalError(message.id, error)));
+    // The callbacks name the id, not the message: a listen request stays open as
+    // long as the client likes and must not keep its body meanwhile.
+    const id = message.id;
+    handle.receive(message).then(settle, (error: unknown) => settle(internalError(id, error)));
     return exchange.response;
   }
 
