@@ -101,7 +101,7 @@ describe('memory over stdio', () => {
   }, 120_000 * GUARD);
 
   it('keeps no open listen request its parameters, and refuses a filter over the caps with -32602', async () => {
-    const client = serve({ watch: true, stdio: { maxConcurrentRequests: 200 }, limits: { maxSubscriptions: 4, maxSubscriptionUriBytes: 512 } });
+    const client = serve({ watch: true, stdio: { maxListenRequests: 200 }, limits: { maxSubscriptions: 4, maxSubscriptionUriBytes: 512 } });
     const pad = 'p'.repeat(SOAK ? 3_900_000 : 3_000_000);
     let id = 0;
     const samples = await rounds(client.pid, async () => {

@@ -7,7 +7,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, staticPrompts } from '../../src/index.js';
+import { createServer, definePrompt, livePrompts, staticPrompts } from '../../src/index.js';
 import { serveStdio } from '../../src/stdio.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -112,6 +112,25 @@ describe('serveStdio backpressure', () => {
     expect(started).toHaveLength(4);
     const ids = text.trim().split('\n').map((line) => JSON.parse(line).id as number);
     expect(ids.sort()).toEqual([2, 3, 4]);
+    input.end();
+    await running.done;
+  });
+
+  it('gives listen requests a cap of their own: they take no request place, and one over maxListenRequests is refused at once', async () => {
+    const server = createServer({ name: 't', version: '1', prompts: livePrompts([definePrompt({ name: 'p', get: () => 'x' })]) });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const running = serveStdio(server, { input, output, maxConcurrentRequests: 1, maxListenRequests: 2 });
+    const listen = (id: string) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { promptsListChanged: true }, _meta: META } })}\n`;
+    input.write(listen('l1') + listen('l2') + listen('l3') + get(1) + get(2));
+    await turns(20);
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.filter((m) => m.method === 'notifications/subscriptions/acknowledged')).toHaveLength(2);
+    expect(lines.find((m) => m.id === 'l3')?.error).toMatchObject({ code: -32603 });
+    // Both listens open, one request place: the requests are still answered.
+    expect(lines.filter((m) => m.id === 1 || m.id === 2).map((m) => m.result?.messages?.length)).toEqual([1, 1]);
     input.end();
     await running.done;
   });

@@ -7,7 +7,8 @@
  * Backpressure: a client that stops reading stdout must not make the server
  * hold every answer (100,000 requests with stdout unread grew RSS to 715 MiB).
  * Messages wait in line while stdout holds more than `maxBufferedOutputBytes`
- * or `maxConcurrentRequests` are running. stdin is not read while stdout is
+ * or `maxConcurrentRequests` are running (listen requests have a cap of their
+ * own, as they hold next to nothing). stdin is not read while stdout is
  * that full, nor while more than one message's worth (`maxMessageBytes`) waits,
  * so the pipe pushes back on the client; below that it is read on, so that a
  * cancellation, which skips the line, is seen while every place is taken.
@@ -36,13 +37,19 @@ export interface StdioOptions {
    */
   maxBufferedOutputBytes?: number;
   /**
-   * Most requests handled at once; later ones wait in line, and stdin is not
-   * read meanwhile. Each running request may hold an answer as large as the
-   * server's limits allow, so this bounds those too. An open 2026-07-28
-   * `subscriptions/listen` counts until it ends; a `notifications/cancelled`
-   * never waits. Default 16.
+   * Most requests handled at once; later ones wait in line. Each running
+   * request may hold an answer as large as the server's limits allow (a
+   * 16 MiB file is about 22 MB of base64), so this bounds those too.
+   * `subscriptions/listen` requests do not count (see `maxListenRequests`);
+   * a `notifications/cancelled` never waits. Default 4.
    */
   maxConcurrentRequests?: number;
+  /**
+   * Most open 2026-07-28 `subscriptions/listen` requests; one more is
+   * answered at once with -32603 (a limit of this server, as HTTP answers
+   * 429). Default 32, as `maxStreamsPerClient` over HTTP.
+   */
+  maxListenRequests?: number;
 }
 
 /** A running stdio server. */
@@ -67,8 +74,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   const maxBytes = options.maxMessageBytes ?? server.limits.maxMessageBytes;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
   const maxBufferedOutput = options.maxBufferedOutputBytes ?? 4 * 1024 * 1024;
-  const maxConcurrent = options.maxConcurrentRequests ?? 16;
-  for (const [name, value] of [['maxBufferedOutputBytes', maxBufferedOutput], ['maxConcurrentRequests', maxConcurrent]] as const) {
+  const maxConcurrent = options.maxConcurrentRequests ?? 4;
+  const maxListens = options.maxListenRequests ?? 32;
+  for (const [name, value] of [
+    ['maxBufferedOutputBytes', maxBufferedOutput],
+    ['maxConcurrentRequests', maxConcurrent],
+    ['maxListenRequests', maxListens],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
   }
   let writable = true;
@@ -121,6 +133,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   /** Bytes of the lines waiting (their length in UTF-16 units, near enough for JSON text). */
   let waitingBytes = 0;
   let running = 0;
+  let listening = 0;
   let reading = true;
   let awaitingDrain = false;
   let idle: (() => void) | undefined;
@@ -130,10 +143,25 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     return writable && output.writableNeedDrain && output.writableLength > maxBufferedOutput;
   }
 
-  function start(item: Item): void {
+  /**
+   * The id of a `subscriptions/listen` request, else undefined. A listen stays
+   * open as long as the client likes, holding next to nothing: it has its own
+   * cap instead of a place among the requests that build answers.
+   */
+  function listenId(item: Item): string | number | undefined {
+    if (!('message' in item)) return undefined;
+    const message = item.message as { id?: unknown; method?: unknown };
+    return message.method === 'subscriptions/listen' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+  }
+
+  function start(item: Item, listen: string | number | undefined): void {
     waitingBytes -= item.bytes;
     if ('reply' in item) return write(item.reply);
-    running++;
+    if (listen !== undefined && listening >= maxListens) {
+      return write(errorResponse(listen, ErrorCode.InternalError, `Too many open listen requests (${maxListens}); cancel one first`));
+    }
+    if (listen !== undefined) listening++;
+    else running++;
     connection
       .receive(item.message)
       .then((response) => {
@@ -141,14 +169,21 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
       })
       .catch((error: unknown) => logger.error('Unexpected failure while handling a message', error))
       .finally(() => {
-        running--;
+        if (listen !== undefined) listening--;
+        else running--;
         pump();
       });
   }
 
   /** Starts what may start, and reads stdin unless stdout is full or too much waits. */
   function pump(): void {
-    while (next < waiting.length && running < maxConcurrent && !outputFull()) start(waiting[next++] as Item);
+    while (next < waiting.length && !outputFull()) {
+      const item = waiting[next] as Item;
+      const listen = listenId(item);
+      if (listen === undefined && 'message' in item && running >= maxConcurrent) break;
+      next++;
+      start(item, listen);
+    }
     // Drop what has started: at once when the line is empty, now and then under a steady flow.
     if (next === waiting.length && next > 0) {
       waiting = [];
@@ -172,14 +207,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
       reading = true;
       input.resume();
     }
-    if (running === 0 && next === waiting.length) idle?.();
+    if (running === 0 && listening === 0 && next === waiting.length) idle?.();
   }
 
   /**
    * A cancellation skips the line (2025-06-18 utilities/cancellation): the
    * request it names may be running, which must hear of it now, or waiting,
-   * which then never starts (a cancelled request gets no response). Without
-   * this a client holding every place with listen requests could not end one.
+   * which then never starts (a cancelled request gets no response).
    */
   function cancelNow(message: unknown): boolean {
     if (typeof message !== 'object' || message === null || 'id' in message) return false;
