@@ -135,6 +135,30 @@ describe('serveStdio backpressure', () => {
     await running.done;
   });
 
+  it('lets a cancellation pass waiting lines that are not objects', async () => {
+    const gates: Array<() => void> = [];
+    const server = createServer({
+      name: 't',
+      version: '1',
+      prompts: staticPrompts([definePrompt({ name: 'p', get: () => new Promise<string>((resolve) => gates.push(() => resolve('done'))) })]),
+    });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const running = serveStdio(server, { input, output, maxConcurrentRequests: 1 });
+    input.write(`${get(1)}null\n7\n${get(2)}${cancel(2)}`);
+    await turns(10);
+    for (let i = 0; i < 10 && gates.length > 0; i++) {
+      for (const open of gates.splice(0)) open();
+      await turns(10);
+    }
+    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((m) => m.id)).toEqual([1, null, null]);
+    input.end();
+    await running.done;
+  });
+
   it('refuses options that are not positive integers', () => {
     const server = createServer({ name: 't', version: '1' });
     expect(() => serveStdio(server, { input: new PassThrough(), output: new PassThrough(), maxConcurrentRequests: 0 })).toThrow(TypeError);

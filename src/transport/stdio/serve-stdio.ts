@@ -149,9 +149,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
    * cap instead of a place among the requests that build answers.
    */
   function listenId(item: Item): string | number | undefined {
-    if (!('message' in item)) return undefined;
-    const message = item.message as { id?: unknown; method?: unknown };
-    return message.method === 'subscriptions/listen' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+    const message = fields(item);
+    return message?.method === 'subscriptions/listen' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+  }
+
+  /** The id and method of a waiting message, when it is an object: any JSON value may have been sent. */
+  function fields(item: Item): { id?: unknown; method?: unknown } | undefined {
+    return 'message' in item && typeof item.message === 'object' && item.message !== null ? (item.message as { id?: unknown; method?: unknown }) : undefined;
   }
 
   function start(item: Item, listen: string | number | undefined): void {
@@ -220,7 +224,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
     if (method !== 'notifications/cancelled') return false;
     const id = params?.requestId;
-    const at = waiting.findIndex((item, index) => index >= next && 'message' in item && (item.message as { id?: unknown }).id === id && (item.message as { method?: unknown }).method !== undefined);
+    const at = waiting.findIndex((item, index) => index >= next && fields(item)?.id === id && fields(item)?.method !== undefined);
     if (at !== -1) waitingBytes -= (waiting.splice(at, 1)[0] as Item).bytes;
     void connection.receive(message).catch((error: unknown) => logger.error('Unexpected failure while handling a message', error));
     return true;
