@@ -47,12 +47,12 @@ export type { UriTemplate } from './core/uri-template.js';
 export type { SkillEntry, SkillFile, SkillsProvider } from './core/skills.js';
 
 // Errors
-export { isResourceNotFoundError, ResourceNotFoundError } from './core/errors.js';
+export { isResourceNotFoundError, OutputLimitError, ResourceNotFoundError } from './core/errors.js';
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';
 
 // Context and model
 export { silentLogger } from './core/context.js';
-export type { Awaitable, Logger, RequestContext } from './core/context.js';
+export type { Awaitable, Logger, OutputLimits, RequestContext } from './core/context.js';
 export type {
   Annotations,
   AudioContent,

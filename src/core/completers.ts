@@ -24,6 +24,15 @@ export type ResolvedCompleter = (value: string, context: CompletionContext, ctx:
 const REMEMBERED_ANSWERS = 256;
 
 /**
+ * The longest partial value (UTF-16 code units) whose answer is remembered.
+ * What a user types is short; a longer value is answered but not kept, so the
+ * memory of a list's answers stays within 256 values of this length (plus the
+ * answers, which hold the list's own strings) whatever clients send. Keyed on
+ * the raw value, 256 distinct values near the 4 MiB message cap held 1 GiB.
+ */
+export const REMEMBERED_VALUE_LENGTH = 256;
+
+/**
  * A fixed list's answer to a partial value, remembered (least recently used
  * out first): the list never changes, so neither does the answer, and the
  * next keystrokes of other clients often repeat it. Answers are frozen,
@@ -33,6 +42,8 @@ function rememberingIndex(values: readonly string[]): (value: string) => Complet
   const index = createCompletionIndex(values);
   const answers = new Map<string, Completion>();
   return (value) => {
+    // Not frozen either: a frozen answer is also remembered by its encoding.
+    if (value.length > REMEMBERED_VALUE_LENGTH) return index.complete(value);
     let answer = answers.get(value);
     if (answer) {
       answers.delete(value);

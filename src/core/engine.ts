@@ -6,8 +6,9 @@
  */
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
 import { createEmitter } from './changes.js';
-import type { Awaitable, Logger, RequestContext } from './context.js';
+import type { Awaitable, Logger, OutputLimits, RequestContext } from './context.js';
 import { silentLogger } from './context.js';
+import { isOutputLimitError } from './errors.js';
 import type {
   Completion,
   CompletionArgument,
@@ -54,12 +55,16 @@ export interface EngineOptions {
   pageSize?: number;
   /** Largest prompt result, in UTF-8 bytes of its content; larger ones fail with -32603. */
   maxPromptBytes?: number;
+  /** Largest resource read, in bytes of its raw content; larger ones fail with -32603. */
+  maxResourceBytes?: number;
   logger?: Logger;
 }
 
 /** The neutral operations every revision adapter maps onto. */
 export interface Engine {
   readonly features: Features;
+  /** The output caps, handed to providers with each request (`ctx.limits`). */
+  readonly limits: OutputLimits;
   listPrompts(cursor: string | undefined): Promise<Page<Prompt>>;
   getPrompt(name: string, args: Record<string, string>, ctx: RequestContext): Promise<PromptResult>;
   complete(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
@@ -120,12 +125,21 @@ function promptBytes(result: PromptResult, text: (value: string) => number): num
   return total;
 }
 
+/** Raw bytes of a read's contents: texts as UTF-8 (measured with `text`), blobs decoded from base64. */
+function resourceBytes(result: ReadResourceResult, text: (value: string) => number): number {
+  let total = 0;
+  for (const contents of result.contents) total += 'text' in contents ? text(contents.text) : Math.floor((contents.blob.length * 3) / 4);
+  return total;
+}
+
 /** Creates the engine for a set of providers. */
 export function createEngine(options: EngineOptions): Engine {
   const { prompts, resources, completions, skills } = options;
   const logger = options.logger ?? silentLogger;
   const pageSize = options.pageSize ?? 50;
   const maxPromptBytes = options.maxPromptBytes ?? Number.POSITIVE_INFINITY;
+  const maxResourceBytes = options.maxResourceBytes ?? Number.POSITIVE_INFINITY;
+  const limits: OutputLimits = Object.freeze({ maxPromptBytes, maxResourceBytes });
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new TypeError('pageSize must be a positive integer');
 
   // One pager per list: a client paging while a reload swaps the catalogue finishes on the one it started with.
@@ -192,6 +206,18 @@ export function createEngine(options: EngineOptions): Engine {
     return resources;
   }
 
+  /**
+   * The answer to a result over an output cap, whether the provider stopped
+   * itself (OutputLimitError) or the engine measured it: a generic -32603, as
+   * for any failure on the server's side; the reason goes to the logger.
+   */
+  function overLimit(reason: string, answer: string): ProtocolError {
+    logger.warn(reason);
+    return new ProtocolError(ErrorCode.InternalError, answer);
+  }
+  const PROMPT_TOO_LARGE = 'The prompt is larger than this server allows';
+  const RESOURCE_TOO_LARGE = 'The resource is larger than this server serves';
+
   async function findPrompt(name: string): Promise<Prompt> {
     const prompt = (await promptCatalogue.get()).byName.get(name);
     if (!prompt) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
@@ -226,6 +252,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   return {
     features,
+    limits,
     async listPrompts(cursor) {
       needPrompts('prompts/list');
       return promptPages.page((await promptCatalogue.get()).list, cursor);
@@ -250,14 +277,17 @@ export function createEngine(options: EngineOptions): Engine {
       // A request cancelled while the catalogue was loading never reaches the provider.
       // `cancelled`, when the context has it, answers without creating the signal.
       if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
-      const result = await provider.get(name, args, ctx);
+      let result: PromptResult;
+      try {
+        result = await provider.get(name, args, ctx);
+      } catch (error) {
+        if (isOutputLimitError(error)) throw overLimit(`Prompt "${name}": ${error.message}`, PROMPT_TOO_LARGE);
+        throw error;
+      }
       // Encoding every text to count its bytes would cost more than the rest of
       // the request for a large prompt; only one near the limit is encoded.
       const size = promptBytes(result, utf8Bound) > maxPromptBytes ? promptBytes(result, utf8Bytes) : 0;
-      if (size > maxPromptBytes) {
-        logger.warn(`Prompt "${name}" produced ${size} bytes, over the ${maxPromptBytes}-byte limit`);
-        throw new ProtocolError(ErrorCode.InternalError, 'The prompt is larger than this server allows');
-      }
+      if (size > maxPromptBytes) throw overLimit(`Prompt "${name}" produced ${size} bytes, over the ${maxPromptBytes}-byte limit`, PROMPT_TOO_LARGE);
       return result;
     },
     async complete(ref, argument, context, ctx) {
@@ -280,7 +310,18 @@ export function createEngine(options: EngineOptions): Engine {
       return templatePages.page(await templateCatalogue.get(), cursor);
     },
     async readResource(uri, ctx) {
-      return needResources('resources/read').read(uri, ctx);
+      const provider = needResources('resources/read');
+      let result: ReadResourceResult;
+      try {
+        result = await provider.read(uri, ctx);
+      } catch (error) {
+        if (isOutputLimitError(error)) throw overLimit(`Resource ${uri}: ${error.message}`, RESOURCE_TOO_LARGE);
+        throw error;
+      }
+      // A provider that read it all anyway: at least it is not encoded and sent.
+      const size = resourceBytes(result, utf8Bound) > maxResourceBytes ? resourceBytes(result, utf8Bytes) : 0;
+      if (size > maxResourceBytes) throw overLimit(`Resource ${uri} has ${size} bytes, over the ${maxResourceBytes}-byte limit`, RESOURCE_TOO_LARGE);
+      return result;
     },
     async listSkills(cursor) {
       needSkills('skills/list');

@@ -22,3 +22,17 @@ export function isResourceNotFoundError(value: unknown): value is ResourceNotFou
     (value instanceof Error && value.name === 'ResourceNotFoundError' && typeof (value as { uri?: unknown }).uri === 'string')
   );
 }
+
+/**
+ * Thrown by a provider that stopped building a result because it would pass
+ * one of the server's output caps (`ctx.limits`). The server answers it as it
+ * answers a result over the cap: a generic -32603, with this message logged.
+ */
+export class OutputLimitError extends Error {
+  override name = 'OutputLimitError';
+}
+
+/** True for an {@link OutputLimitError}, also one from another copy of this module. */
+export function isOutputLimitError(value: unknown): value is OutputLimitError {
+  return value instanceof OutputLimitError || (value instanceof Error && value.name === 'OutputLimitError');
+}

@@ -73,14 +73,36 @@ export interface ResourceTemplateDefinition {
   complete(argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
 }
 
-/** Encodes bytes as base64 without node:buffer, so the core stays runtime-neutral. */
+const BASE64 = new TextEncoder().encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
+const ASCII = new TextDecoder();
+
+/**
+ * Encodes bytes as base64 without node:buffer, so the core stays
+ * runtime-neutral. The digits go into bytes, decoded to a string once: the
+ * former `btoa` over a binary string took half a second per 3 MiB on Node 20
+ * (a 16 MiB resource read held the event loop for nearly three), and built a
+ * string as long as the input on the way.
+ */
 export function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let i = 0; i < bytes.length; i += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  const whole = bytes.length - (bytes.length % 3);
+  let o = 0;
+  for (let i = 0; i < whole; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out[o++] = BASE64[n >>> 18] as number;
+    out[o++] = BASE64[(n >>> 12) & 63] as number;
+    out[o++] = BASE64[(n >>> 6) & 63] as number;
+    out[o++] = BASE64[n & 63] as number;
   }
-  return btoa(binary);
+  if (whole < bytes.length) {
+    const two = whole + 1 < bytes.length;
+    const n = ((bytes[whole] as number) << 16) | (two ? (bytes[whole + 1] as number) << 8 : 0);
+    out[o++] = BASE64[n >>> 18] as number;
+    out[o++] = BASE64[(n >>> 12) & 63] as number;
+    out[o++] = two ? (BASE64[(n >>> 6) & 63] as number) : 61;
+    out[o++] = 61;
+  }
+  return ASCII.decode(out);
 }
 
 function toReadResult(uri: string, mimeType: string | undefined, output: ResourceOutput): ReadResourceResult {

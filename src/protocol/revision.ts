@@ -8,6 +8,7 @@
 import type { Logger, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { ServerInfo } from '../core/model.js';
+import { InvalidParamsError } from '../jsonrpc/errors.js';
 import type { JsonRpcErrorObject, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
 
 /** Cache hints for cacheable results (2026-07-28 server/utilities/caching). */
@@ -25,6 +26,18 @@ export interface ServerDescription {
   supportedVersions: readonly string[];
   /** Extension settings to declare under `capabilities.extensions`, by id. */
   extensions?: Record<string, Record<string, unknown>>;
+  /**
+   * Caps on what a client may subscribe to: URIs per legacy session or per
+   * listen filter, and bytes per URI. A subscription lives as long as its
+   * session or listen request, so without them a client pins any amount of memory.
+   */
+  subscriptions: SubscriptionLimits;
+}
+
+/** See {@link ServerDescription.subscriptions}. */
+export interface SubscriptionLimits {
+  readonly max: number;
+  readonly maxUriBytes: number;
 }
 
 /** State of one legacy (initialize-based) session. */
@@ -69,4 +82,28 @@ export interface Revision {
   encodeError(error: unknown, logger: Logger): JsonRpcErrorObject;
   /** The notification a legacy session receives for an engine event, if any. */
   encodeEvent(event: EngineEvent): JsonRpcNotification | undefined;
+}
+
+/** Whether `text` takes more than `max` bytes in UTF-8, counted without encoding it. */
+function longerThan(text: string, max: number): boolean {
+  // A UTF-16 code unit takes 1 to 3 bytes (a surrogate pair 4 for two units).
+  if (text.length > max) return true;
+  if (text.length * 3 <= max) return false;
+  let bytes = 0;
+  for (let i = 0; i < text.length && bytes <= max; i++) {
+    const unit = text.charCodeAt(i);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit < 0xdc00) ? 2 : 3;
+  }
+  return bytes > max;
+}
+
+/**
+ * Refuses a subscription URI longer than the server's cap with -32602. No
+ * revision names an error for this; the URI is a parameter the server cannot
+ * accept, which JSON-RPC 2.0 §5.1 calls invalid params.
+ */
+export function checkSubscriptionUri(uri: string, limits: SubscriptionLimits, field: string): void {
+  if (longerThan(uri, limits.maxUriBytes)) {
+    throw new InvalidParamsError(`A subscribed URI may be at most ${limits.maxUriBytes} bytes long`, { field, maxBytes: limits.maxUriBytes });
+  }
 }

@@ -9,7 +9,7 @@
  * rules; `initialize` starts a legacy session scoped to this connection; and
  * both may happen on one connection.
  */
-import type { Logger } from '../core/context.js';
+import type { Logger, OutputLimits } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
 import {
@@ -146,6 +146,10 @@ class InFlight implements MethodContext {
     return this.#shared.shutdown.signal;
   }
 
+  get limits(): OutputLimits {
+    return this.engine.limits;
+  }
+
   notify(notification: JsonRpcNotification): void {
     // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
     if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification);
@@ -198,26 +202,42 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
     return session;
   }
 
-  async function run(request: JsonRpcRequest, revision: Revision, legacy: LegacySession | undefined): Promise<JsonRpcResponse | undefined> {
+  /**
+   * Starts a request's handler. Not an async function, and the wait is in
+   * {@link settle}, which is not given the request: V8 keeps an async
+   * function's parameters until it returns, and a listen request (2026-07-28)
+   * stays open as long as the client likes; it must not keep its message.
+   */
+  function run(request: JsonRpcRequest, revision: Revision, legacy: LegacySession | undefined): Promise<JsonRpcResponse | undefined> {
     const handler = revision.methods.get(request.method);
     if (!handler) {
-      return errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method });
+      return Promise.resolve(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method }));
     }
     if (inFlight.has(request.id)) {
       // 2026-07-28 basic/index: an id must not be reused while its request is pending.
-      return errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`);
+      return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`));
     }
     const entry = new InFlight(shared, request.id, legacy);
     inFlight.set(request.id, entry);
+    let pending: Promise<Record<string, unknown>>;
     try {
-      const result = await handler(request.params ?? NO_PARAMS, entry);
-      return entry.cancelled ? undefined : resultResponse(request.id, result);
+      pending = handler(request.params ?? NO_PARAMS, entry);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return settle(entry, revision, pending);
+  }
+
+  async function settle(entry: InFlight, revision: Revision, pending: Promise<Record<string, unknown>>): Promise<JsonRpcResponse | undefined> {
+    try {
+      const result = await pending;
+      return entry.cancelled ? undefined : resultResponse(entry.id, result);
     } catch (error) {
       if (entry.cancelled) return undefined;
       const wire = revision.encodeError(error, logger);
-      return errorResponse(request.id, wire.code, wire.message, wire.data);
+      return errorResponse(entry.id, wire.code, wire.message, wire.data);
     } finally {
-      inFlight.delete(request.id);
+      inFlight.delete(entry.id);
     }
   }
 

@@ -18,11 +18,38 @@ export interface ServerLimits {
   maxMessageBytes: number;
   /** Deepest nesting of arrays and objects in a message. Default 64. */
   maxJsonDepth: number;
-  /** Largest prompt a provider may return, in UTF-8 bytes of its content. Default 8 MiB. */
+  /**
+   * Largest prompt a provider may return, in UTF-8 bytes of its content; a
+   * larger one gets a generic -32603. Providers see it as `ctx.limits`, so the
+   * skills folder stops substituting as soon as its output passes it. Default 8 MiB.
+   */
   maxPromptBytes: number;
+  /**
+   * Largest resource read served, in bytes of its raw content; a larger one
+   * gets a generic -32603. The skills folder checks a file's size before
+   * reading it. Default 16 MiB, the most a whole skill should hold (SEP-2640).
+   */
+  maxResourceBytes: number;
+  /**
+   * Most resource subscriptions one legacy session holds (`resources/subscribe`),
+   * and most URIs in one 2026-07-28 `subscriptions/listen` filter; more get
+   * -32602. Default 128.
+   */
+  maxSubscriptions: number;
+  /** Longest URI accepted in a subscription, in UTF-8 bytes; longer ones get -32602. Default 2048. */
+  maxSubscriptionUriBytes: number;
 }
 
-export const DEFAULT_LIMITS: ServerLimits = { maxMessageBytes: 4 * 1024 * 1024, maxJsonDepth: 64, maxPromptBytes: 8 * 1024 * 1024 };
+const MiB = 1024 * 1024;
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  maxMessageBytes: 4 * MiB,
+  maxJsonDepth: 64,
+  maxPromptBytes: 8 * MiB,
+  maxResourceBytes: 16 * MiB,
+  maxSubscriptions: 128,
+  maxSubscriptionUriBytes: 2048,
+};
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends ServerInfo {
@@ -83,6 +110,7 @@ export function createServer(options: ServerOptions): Server {
   }
   const engine = createEngine({
     maxPromptBytes: limits.maxPromptBytes,
+    maxResourceBytes: limits.maxResourceBytes,
     ...(options.prompts ? { prompts: options.prompts } : {}),
     ...(options.resources ? { resources: options.resources } : {}),
     ...(options.completions ? { completions: options.completions } : {}),
@@ -103,6 +131,7 @@ export function createServer(options: ServerOptions): Server {
     info,
     cache: { ttlMs, cacheScope: options.cache?.cacheScope ?? 'public' },
     supportedVersions: SUPPORTED_VERSIONS,
+    subscriptions: { max: limits.maxSubscriptions, maxUriBytes: limits.maxSubscriptionUriBytes },
   };
   if (options.instructions !== undefined) description.instructions = options.instructions;
   if (options.extensions !== undefined) description.extensions = options.extensions;

@@ -24,8 +24,8 @@ export interface WalkEntry {
   size: number;
 }
 
-/** Why a path was refused. */
-export type Refusal = 'outside' | 'not-regular' | 'missing' | 'bad-name';
+/** Why a path was refused (`too-large`: only when a read names a size cap). */
+export type Refusal = 'outside' | 'not-regular' | 'missing' | 'bad-name' | 'too-large';
 
 function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
@@ -108,17 +108,23 @@ function openInside(root: string, path: string, flags: number): { fd: number; wh
   return { fd, where };
 }
 
-function readRegular(root: string, path: string): FileRead | { refused: Refusal } {
+function readRegular(root: string, path: string, maxBytes = Number.POSITIVE_INFINITY): FileRead | { refused: Refusal } {
   const opened = openInside(root, path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   if ('refused' in opened) return opened;
   const { fd } = opened;
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) return { refused: 'not-regular' };
+    // Refused on the size of the file opened, not the one catalogued: a file
+    // that grew since is not read whole just to find out.
+    if (info.size > maxBytes) return { refused: 'too-large' };
     // One read of the size fstat reported (what readFileSync does after a
     // second fstat of its own); a file that reports no size is read to its end.
     const stamp = stampOf(info);
-    if (info.size === 0) return { bytes: readFileSync(fd), stamp };
+    if (info.size === 0) {
+      const bytes = readFileSync(fd);
+      return bytes.length > maxBytes ? { refused: 'too-large' } : { bytes, stamp };
+    }
     const bytes = Buffer.allocUnsafe(info.size);
     let length = 0;
     for (let n = -1; n !== 0 && length < bytes.length; length += n) n = readSync(fd, bytes, length, bytes.length - length, null);
@@ -170,8 +176,8 @@ export interface ConfinedFs {
   list(relDir: string, absDir?: string): Promise<{ entries: WalkEntry[]; refused: Array<{ rel: string; reason: Refusal }> }>;
   /** Reads a file the walker just listed (its path is already resolved and confined). */
   readListed(entry: WalkEntry): Promise<FileRead | { refused: Refusal }>;
-  /** Reads a regular file inside the root; undefined with a reason when refused. */
-  read(rel: string): Promise<FileRead | { refused: Refusal }>;
+  /** Reads a regular file inside the root; a reason when refused (`too-large` when it has more than `maxBytes`). */
+  read(rel: string, maxBytes?: number): Promise<FileRead | { refused: Refusal }>;
   /** {@link read} without the yield: for one file a request needs now. */
   readNow(rel: string): FileRead | { refused: Refusal };
   /**
@@ -213,11 +219,11 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
     return { refused: 'not-regular' };
   }
 
-  function readNow(rel: string): FileRead | { refused: Refusal } {
+  function readNow(rel: string, maxBytes?: number): FileRead | { refused: Refusal } {
     const target = resolveSafe(rel);
     if ('refused' in target) return target;
     if (target.kind !== 'file') return { refused: 'not-regular' };
-    return readRegular(root, target.abs);
+    return readRegular(root, target.abs, maxBytes);
   }
 
   return {
@@ -279,9 +285,9 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       await pace();
       return readRegular(root, entry.abs);
     },
-    async read(rel) {
+    async read(rel, maxBytes) {
       await pace();
-      return readNow(rel);
+      return readNow(rel, maxBytes);
     },
     readNow,
     stampNow(rel) {

@@ -20,8 +20,13 @@ import { substituteTemplate } from './substitute.js';
 /** A prompt of the catalogue and how to render it. */
 export interface PromptEntry {
   prompt: Prompt;
-  /** Renders the prompt's text and full description; throws {@link ArgumentValueError} for a bad value. */
-  render(args: Record<string, string>): { text: string; description: string | undefined };
+  /**
+   * Renders the prompt's text and full description; throws {@link ArgumentValueError}
+   * for a bad value, and OutputLimitError once the text passes `maxLength`
+   * UTF-16 code units (a byte limit may be passed as is: UTF-8 takes at least
+   * one byte per code unit).
+   */
+  render(args: Record<string, string>, maxLength?: number): { text: string; description: string | undefined };
   /**
    * The result for `args` when it does not depend on them (no declared
    * argument is used): built once, frozen and shared, so it is also encoded
@@ -147,7 +152,7 @@ class SkillPrompt implements PromptEntry {
     return this.#fixed;
   }
 
-  render(values: Record<string, string>): { text: string; description: string | undefined } {
+  render(values: Record<string, string>, maxLength?: number): { text: string; description: string | undefined } {
     const skill = this.#skill;
     let { bodyOffset, description } = skill;
     let text: string | undefined;
@@ -162,7 +167,10 @@ class SkillPrompt implements PromptEntry {
     text ??= this.#text();
     // Only skills that declare arguments are substituted, and only in the body:
     // a skill without arguments is served exactly as written.
-    if (skill.args.length > 0) text = text.slice(0, bodyOffset) + substituteTemplate(text.slice(bodyOffset), values);
+    if (skill.args.length > 0) {
+      const budget = maxLength === undefined ? undefined : Math.max(0, maxLength - bodyOffset);
+      text = text.slice(0, bodyOffset) + substituteTemplate(text.slice(bodyOffset), values, budget);
+    }
     return { text: rewriteCitations(text, this.#targets), description };
   }
 }
@@ -178,7 +186,7 @@ export function promptFileEntry(record: PromptFileRecord): PromptEntry {
   const prompt: Prompt = { name: record.name };
   if (record.description !== undefined) prompt.description = firstSentence(record.description);
   if (record.args.length > 0) prompt.arguments = record.args.map(toArgument);
-  return { prompt, completers: completersOf(record.args), render: (values) => ({ text: record.render(values), description: record.description }) };
+  return { prompt, completers: completersOf(record.args), render: (values, maxLength) => ({ text: record.render(values, maxLength), description: record.description }) };
 }
 
 const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');

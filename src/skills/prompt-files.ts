@@ -17,7 +17,8 @@ export interface PromptFileRecord {
   format: string;
   description: string | undefined;
   args: DeclaredArgument[];
-  render(args: Record<string, string>): string;
+  /** The text for `args`; throws OutputLimitError once it passes `maxLength` UTF-16 code units. */
+  render(args: Record<string, string>, maxLength?: number): string;
 }
 
 function firstLine(body: string): string | undefined {

@@ -6,7 +6,7 @@
  */
 import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
-import { ResourceNotFoundError } from '../core/errors.js';
+import { OutputLimitError, ResourceNotFoundError } from '../core/errors.js';
 import type { PromptResult } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
@@ -171,21 +171,23 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
 
   const template = parseUriTemplate(SKILL_FILE_TEMPLATE);
 
-  function getPrompt(name: string, args: Record<string, string>, attempt: number): PromptResult | Promise<PromptResult> {
+  function getPrompt(name: string, args: Record<string, string>, attempt: number, maxBytes: number | undefined): PromptResult | Promise<PromptResult> {
     const entry = current.promptsByName.get(name);
     if (!entry) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
     let rendered: { text: string; description: string | undefined };
     try {
       const fixed = entry.fixed?.(args);
       if (fixed) return fixed;
-      rendered = entry.render(args);
+      // Substitution stops once the text passes the server's prompt limit: a
+      // bytes limit holds as a code-unit one (UTF-8 needs at least a byte per unit).
+      rendered = entry.render(args, maxBytes);
     } catch (error) {
       if (error instanceof ArgumentValueError) throw new InvalidParamsError(error.message, { name });
       // The file changed since the catalogue read it: reload, so the text and the
       // prompt's arguments and description come from the same version of the file.
       if (error instanceof StaleFileError) {
         if (attempt > 0) throw new ProtocolError(ErrorCode.InternalError, `The prompt "${name}" is changing; try again`);
-        return reload().then(() => getPrompt(name, args, attempt + 1));
+        return reload().then(() => getPrompt(name, args, attempt + 1, maxBytes));
       }
       throw error;
     }
@@ -194,7 +196,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
 
   const prompts: PromptProvider = {
     list: () => current.prompts,
-    get: (name, args) => getPrompt(name, args, 0),
+    get: (name, args, ctx) => getPrompt(name, args, 0, ctx.limits?.maxPromptBytes),
     async complete(name, argument, context, ctx) {
       const completer = current.promptsByName.get(name)?.completers.get(argument.name);
       return completer ? completer(argument.value, context, ctx) : { values: [] };
@@ -205,17 +207,21 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
   // of the old one (and may tell clients), or a deleted skill stays listed forever.
   prompts.watch = (listener) => promptChanges.watch(listener);
 
-  async function readFile(uri: string, attempt: number): Promise<{ bytes: Uint8Array; mimeType: string; text: boolean }> {
+  async function readFile(uri: string, attempt: number, maxBytes: number): Promise<{ bytes: Uint8Array; mimeType: string; text: boolean }> {
     const entry = byUri(current.files, uri);
     if (!entry) throw new ResourceNotFoundError(uri);
-    const read = await entry.fs.read(entry.record.rel);
-    if ('refused' in read) throw new ResourceNotFoundError(uri);
+    // The server's cap on a read (ctx.limits), checked on the catalogued size and
+    // again on the file opened: a file over it is never read whole to be refused.
+    const tooLarge = (): OutputLimitError => new OutputLimitError(`the file has more than ${maxBytes} bytes`);
+    if (entry.record.size > maxBytes) throw tooLarge();
+    const read = await entry.fs.read(entry.record.rel, maxBytes);
+    if ('refused' in read) throw read.refused === 'too-large' ? tooLarge() : new ResourceNotFoundError(uri);
     // The manifest promised these bytes (SEP-2640 §resources/read): if the file
     // changed since, reload first so the bytes are never served under the old digest.
     if (digestOf(read.bytes) !== entry.record.digest) {
       if (attempt > 0) throw new ProtocolError(ErrorCode.InternalError, `${uri} is changing; try again`);
       await reload();
-      return readFile(uri, attempt + 1);
+      return readFile(uri, attempt + 1, maxBytes);
     }
     return { bytes: read.bytes, mimeType: entry.record.mimeType, text: entry.record.text };
   }
@@ -230,8 +236,8 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
         description: 'Any file of a served skill: SKILL.md, references, scripts, assets.',
       },
     ],
-    async read(uri) {
-      const { bytes, mimeType, text } = await readFile(uri, 0);
+    async read(uri, ctx) {
+      const { bytes, mimeType, text } = await readFile(uri, 0, ctx.limits?.maxResourceBytes ?? Number.POSITIVE_INFINITY);
       const decoded = text ? decodeExact(bytes) : undefined;
       return { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
     },

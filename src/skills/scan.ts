@@ -18,6 +18,7 @@ const REFUSALS: Record<Refusal, { code: string; message: string }> = {
   'not-regular': { code: 'not_regular', message: 'Skipped: not a regular file or directory' },
   missing: { code: 'not_regular', message: 'Skipped: it cannot be opened (a broken link, or it went away)' },
   'bad-name': { code: 'invalid_file_name', message: 'Skipped: the name is not valid UTF-8, so no URI can name it' },
+  'too-large': { code: 'too_large', message: 'Skipped: larger than the size limit' },
 };
 
 /** A skill folder the scan found. */

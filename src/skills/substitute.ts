@@ -9,7 +9,41 @@
  * odd input. Each substitution is a single left-to-right pass, so a value that
  * itself contains `$1`, `${input:x}` or `{{x}}` is inserted as written and
  * never expanded again (an argument cannot inject another argument).
+ *
+ * Each takes an optional `maxLength`: one argument used thousands of times
+ * makes an output thousands of times the request (a 100 KB value in 5,000
+ * placeholders is 500 MB), so the pass stops with an {@link OutputLimitError}
+ * as soon as the output passes it rather than building it whole first.
  */
+import { OutputLimitError } from '../core/errors.js';
+
+/**
+ * A `String.prototype.replace` callback that keeps count of the output's
+ * length and throws once it passes `maxLength` (UTF-16 code units, which a
+ * text's UTF-8 bytes are never fewer than, so a byte limit can be passed as
+ * is). The regexes here have no named groups: the offset is the next-to-last
+ * argument.
+ */
+function counted<F extends (match: string, ...rest: any[]) => string>(replace: F, maxLength: number | undefined): F {
+  if (maxLength === undefined) return replace;
+  // Output length minus input length so far.
+  let growth = 0;
+  return ((match: string, ...rest: any[]) => {
+    const value = replace(match, ...rest);
+    const offset = rest[rest.length - 2] as number;
+    growth += value.length - match.length;
+    if (offset + match.length + growth > maxLength) throw new OutputLimitError(`its text passed ${maxLength} characters while substituting`);
+    return value;
+  }) as F;
+}
+
+/** `body.replace(pattern, replace)`, stopped once the output passes `maxLength`. */
+function replaceWithin(body: string, pattern: RegExp, replace: (match: string, ...rest: any[]) => string, maxLength: number | undefined): string {
+  const output = body.replace(pattern, counted(replace, maxLength));
+  // The text after the last placeholder, or a body longer than the limit on its own.
+  if (maxLength !== undefined && output.length > maxLength) throw new OutputLimitError(`its text passed ${maxLength} characters while substituting`);
+  return output;
+}
 
 // ---------------------------------------------------------------------------
 // Claude Code
@@ -115,17 +149,22 @@ const CLAUDE_PLACEHOLDER = /\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)(?![A-Za-z0-
  * substituteClaude('Fix issue #$1 ($2): $ARGUMENTS', '123 high');
  * // 'Fix issue #123 (high): 123 high'
  */
-export function substituteClaude(body: string, raw: string, options: ClaudeSubstitutionOptions = {}): string {
+export function substituteClaude(body: string, raw: string, options: ClaudeSubstitutionOptions = {}, maxLength?: number): string {
   const words = splitShellWords(raw);
   const base = options.zeroBased === true ? 0 : 1;
-  return body.replace(CLAUDE_PLACEHOLDER, (match, indexed: string | undefined, positional: string | undefined) => {
-    if (indexed !== undefined) return words[Number(indexed)] ?? match;
-    if (positional !== undefined) {
-      const index = Number(positional) - base;
-      return (index >= 0 ? words[index] : undefined) ?? match;
-    }
-    return raw;
-  });
+  return replaceWithin(
+    body,
+    CLAUDE_PLACEHOLDER,
+    (match: string, indexed: string | undefined, positional: string | undefined) => {
+      if (indexed !== undefined) return words[Number(indexed)] ?? match;
+      if (positional !== undefined) {
+        const index = Number(positional) - base;
+        return (index >= 0 ? words[index] : undefined) ?? match;
+      }
+      return raw;
+    },
+    maxLength,
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -176,8 +215,8 @@ export function vsCodeInputs(body: string): VsCodeInput[] {
  * @example
  * substituteVsCode('Create ${input:name:Component name}', { name: 'Button' }); // 'Create Button'
  */
-export function substituteVsCode(body: string, values: Record<string, string>): string {
-  return body.replace(VSCODE_INPUT, (match, name: string) => (Object.hasOwn(values, name) ? (values[name] as string) : match));
+export function substituteVsCode(body: string, values: Record<string, string>, maxLength?: number): string {
+  return replaceWithin(body, VSCODE_INPUT, (match: string, name: string) => (Object.hasOwn(values, name) ? (values[name] as string) : match), maxLength);
 }
 
 // ---------------------------------------------------------------------------
@@ -217,9 +256,14 @@ export function templateVariables(body: string): string[] {
  * @example
  * substituteTemplate('Review this {{ language }} diff.', { language: 'Go' }); // 'Review this Go diff.'
  */
-export function substituteTemplate(body: string, values: Record<string, string | undefined>): string {
-  return body.replace(TEMPLATE_PLACEHOLDER, (match, escape: string, name: string) => {
-    if (escape !== '') return match.slice(1);
-    return Object.hasOwn(values, name) ? (values[name] ?? '') : '';
-  });
+export function substituteTemplate(body: string, values: Record<string, string | undefined>, maxLength?: number): string {
+  return replaceWithin(
+    body,
+    TEMPLATE_PLACEHOLDER,
+    (match: string, escape: string, name: string) => {
+      if (escape !== '') return match.slice(1);
+      return Object.hasOwn(values, name) ? (values[name] ?? '') : '';
+    },
+    maxLength,
+  );
 }

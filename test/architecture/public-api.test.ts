@@ -15,6 +15,7 @@ describe('public API', () => {
       'MAX_COMPLETION_VALUES',
       'MODERN_VERSIONS',
       'MethodNotFoundError',
+      'OutputLimitError',
       'ProtocolError',
       'ResourceNotFoundError',
       'SUPPORTED_VERSIONS',

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/context.js';
 import { createEngine } from '../../src/core/engine.js';
 import { definePrompt, livePrompts, staticPrompts } from '../../src/core/prompts.js';
-import { defineResourceTemplate, liveResources, staticResources } from '../../src/core/resources.js';
+import { defineResource, defineResourceTemplate, liveResources, staticResources } from '../../src/core/resources.js';
+import { OutputLimitError } from '../../src/core/errors.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 
 const ctx = { signal: new AbortController().signal, logger: silentLogger };
@@ -146,6 +147,40 @@ describe('createEngine', () => {
     });
     expect((await engine.getPrompt('small', {}, ctx)).messages).toHaveLength(1);
     await expect(engine.getPrompt('big', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The prompt is larger than this server allows' });
+  });
+
+  it('answers a provider that stopped at an output cap (OutputLimitError) like a result over it: -32603, reason logged', async () => {
+    const warnings: string[] = [];
+    const engine = createEngine({
+      logger: { ...silentLogger, warn: (message: string) => void warnings.push(message) },
+      maxPromptBytes: 10,
+      maxResourceBytes: 10,
+      prompts: { list: () => [{ name: 'p' }], get: () => Promise.reject(new OutputLimitError('it passed 10 characters')) },
+      resources: { list: () => [], read: () => Promise.reject(new OutputLimitError('the file has more than 10 bytes')) },
+    });
+    await expect(engine.getPrompt('p', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The prompt is larger than this server allows' });
+    await expect(engine.readResource('x://y', ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The resource is larger than this server serves' });
+    expect(warnings).toEqual(['Prompt "p": it passed 10 characters', 'Resource x://y: the file has more than 10 bytes']);
+    expect(engine.limits).toEqual({ maxPromptBytes: 10, maxResourceBytes: 10 });
+  });
+
+  it('refuses a resource read larger than maxResourceBytes (text as UTF-8, blobs decoded) with a generic -32603', async () => {
+    const engine = createEngine({
+      maxResourceBytes: 12,
+      resources: staticResources({
+        resources: [
+          defineResource({ uri: 'x://text', name: 'text', read: () => 'é'.repeat(6) }),
+          defineResource({ uri: 'x://over', name: 'over', read: () => 'é'.repeat(7) }),
+          defineResource({ uri: 'x://blob', name: 'blob', read: () => new Uint8Array(12) }),
+          defineResource({ uri: 'x://big-blob', name: 'big-blob', read: () => new Uint8Array(13) }),
+        ],
+      }),
+    });
+    expect((await engine.readResource('x://text', ctx)).contents).toHaveLength(1);
+    expect((await engine.readResource('x://blob', ctx)).contents).toHaveLength(1);
+    for (const uri of ['x://over', 'x://big-blob']) {
+      await expect(engine.readResource(uri, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The resource is larger than this server serves' });
+    }
   });
 
   it('does not keep a failed catalogue build', async () => {

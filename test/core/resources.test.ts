@@ -71,4 +71,14 @@ describe('toBase64', () => {
     const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 31) % 256);
     expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
   });
+
+  it('matches node:buffer for every length modulo 3, views into larger buffers included', () => {
+    const backing = Uint8Array.from({ length: 64 }, (_, i) => (i * 97 + 13) % 256);
+    for (let start = 0; start < 3; start++) {
+      for (let length = 0; length <= 12; length++) {
+        const view = backing.subarray(start, start + length);
+        expect(toBase64(view)).toBe(Buffer.from(view).toString('base64'));
+      }
+    }
+  });
 });

@@ -21,6 +21,16 @@ describe('fuzz regressions', () => {
     expect(responseProblems('2026-07-28', reply)).toEqual([]);
   });
 
+  it('answers a line of JSON that is not an object (null, a number, a string) with -32600 and lives on', async () => {
+    client = new LineClient(FIXTURE);
+    for (const line of ['null', '7', '"x"', 'true']) {
+      client.write(line);
+      expect(await client.waitFor((m) => 'error' in m)).toMatchObject({ id: null, error: { code: -32600 } });
+      client.messages.length = 0;
+    }
+    expect((await client.request('server/discover', modern(), 'after')).result).toBeDefined();
+  });
+
   it('measures a long line in linear work: each byte of a line near the cap is sized a bounded number of times', () => {
     // 64 KiB is what a pipe delivers per read; a 4 MiB line arrives in 64 chunks.
     const chunk = Buffer.alloc(64 * 1024, 'y');

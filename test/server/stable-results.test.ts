@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer, definePrompt, livePrompts, staticPrompts } from '../../src/index.js';
 import { type JsonRpcResponse, serializeMessage } from '../../src/jsonrpc/messages.js';
 import type { Connection } from '../../src/server/index.js';
+import { REMEMBERED_VALUE_LENGTH } from '../../src/core/completers.js';
 
 type Message = Record<string, any>;
 
@@ -157,6 +158,25 @@ describe('completion answers over a fixed list', () => {
       expect(evicted.response.result).toEqual(first.response.result);
       connection.close('disconnect');
     }
+    server.close();
+  });
+
+  it('answer a value longer than the remembered bound afresh each time, so long values cannot fill the memory', async () => {
+    const server = createServer({
+      name: 't',
+      version: '1',
+      prompts: staticPrompts([definePrompt({ name: 'pick', arguments: [{ name: 'v', complete: values }], get: () => 'x' })]),
+    });
+    const connection = await open(server, '2026-07-28');
+    const atBound = `value-1${'0'.repeat(REMEMBERED_VALUE_LENGTH - 7)}`;
+    const first = await complete(connection, '2026-07-28', 1, atBound);
+    expect((await complete(connection, '2026-07-28', 2, atBound)).response.result).toBe(first.response.result);
+    const long = `${atBound}0`;
+    const once = await complete(connection, '2026-07-28', 3, long);
+    const twice = await complete(connection, '2026-07-28', 4, long);
+    expect(twice.response.result).not.toBe(once.response.result);
+    expect(twice.response.result).toEqual(once.response.result);
+    connection.close('disconnect');
     server.close();
   });
 

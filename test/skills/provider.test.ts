@@ -59,6 +59,32 @@ describe('loadSkillsFolder', () => {
     await expect(async () => folder.resources.read('skill://pdf-tools/nope.md', ctx)).rejects.toMatchObject({ name: 'ResourceNotFoundError' });
   });
 
+  it('refuses a file over ctx.limits.maxResourceBytes, by its catalogued size or by the size of the file opened, without a reload', async () => {
+    const dir = tempCopy();
+    const folder = await open(dir);
+    const limited = { ...ctx, limits: { maxPromptBytes: 1024, maxResourceBytes: 64 } };
+    // letter.txt is catalogued under the cap; fill.py over it.
+    writeFileSync(join(dir, 'pdf-tools', 'templates', 'letter.txt'), 'short\n');
+    await folder.reload();
+    const catalogue = folder.catalogue;
+    await expect(async () => folder.resources.read('skill://pdf-tools/SKILL.md', limited)).rejects.toMatchObject({ name: 'OutputLimitError' });
+    expect((await folder.resources.read('skill://pdf-tools/templates/letter.txt', limited)).contents[0]).toMatchObject({ text: 'short\n' });
+    // Grown past the cap since it was catalogued: refused on the opened file's size, not read whole for a digest check.
+    writeFileSync(join(dir, 'pdf-tools', 'templates', 'letter.txt'), 'long\n'.repeat(100));
+    await expect(async () => folder.resources.read('skill://pdf-tools/templates/letter.txt', limited)).rejects.toMatchObject({ name: 'OutputLimitError' });
+    expect(folder.catalogue).toBe(catalogue);
+  });
+
+  it('stops rendering a prompt once its text passes ctx.limits.maxPromptBytes', async () => {
+    const dir = tempCopy();
+    writeFileSync(join(dir, 'prompts', 'many.md'), `---\ndescription: Many.\narguments:\n  - name: text\n---\n${'{{text}}\n'.repeat(1000)}`);
+    const folder = await open(dir);
+    const limited = { ...ctx, limits: { maxPromptBytes: 10_000, maxResourceBytes: 64 } };
+    await expect(async () => folder.prompts.get('many', { text: 'x'.repeat(1000) }, limited)).rejects.toMatchObject({ name: 'OutputLimitError' });
+    const fits = await folder.prompts.get('many', { text: 'x' }, limited);
+    expect(fits.messages[0]?.content).toMatchObject({ text: 'x\n'.repeat(1000) });
+  });
+
   it('refuses traversal in URIs and never serves bytes from outside the folder', async () => {
     const dir = tempCopy();
     const outside = join(dir, '..', 'secret.txt');

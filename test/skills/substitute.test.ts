@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OutputLimitError } from '../../src/core/errors.js';
 import {
   splitShellWords,
   substituteClaude,
@@ -225,5 +226,43 @@ describe('substituteTemplate', () => {
         expect(rendered).toBe(parts.map(([t]) => `${t}v`).join(''));
       }),
     );
+  });
+});
+
+describe('maxLength (the server prompt limit, applied while substituting)', () => {
+  /** Values that count how often they are read: work done after the limit would show as reads. */
+  function counting(value: string): { values: Record<string, string>; reads: () => number } {
+    let reads = 0;
+    const values = new Proxy({ text: value } as Record<string, string>, {
+      get(target, key) {
+        if (key === 'text') reads++;
+        return target[key as string];
+      },
+    });
+    return { values, reads: () => reads };
+  }
+
+  it('renders as without a limit when the output fits, the limit itself included', () => {
+    expect(substituteTemplate('[{{a}}]', { a: 'xyz' }, 5)).toBe('[xyz]');
+    expect(substituteVsCode('[${input:a}]', { a: 'xyz' }, 5)).toBe('[xyz]');
+    expect(substituteClaude('[$ARGUMENTS]', 'xyz', {}, 5)).toBe('[xyz]');
+  });
+
+  it('throws OutputLimitError as soon as the output passes the limit, not after building it', () => {
+    const many = (placeholder: string): string => `${placeholder}\n`.repeat(5000);
+    const template = counting('x'.repeat(1000));
+    expect(() => substituteTemplate(many('{{text}}'), template.values, 10_000)).toThrow(OutputLimitError);
+    expect(template.reads()).toBeLessThanOrEqual(11);
+    const vscode = counting('x'.repeat(1000));
+    expect(() => substituteVsCode(many('${input:text}'), vscode.values, 10_000)).toThrow(OutputLimitError);
+    expect(vscode.reads()).toBeLessThanOrEqual(11);
+    expect(() => substituteClaude(many('$ARGUMENTS'), 'x'.repeat(1000), {}, 10_000)).toThrow(OutputLimitError);
+  });
+
+  it('counts text after the last placeholder, and a body over the limit on its own', () => {
+    expect(() => substituteTemplate('{{a}}0123456789', { a: 'x' }, 10)).toThrow(OutputLimitError);
+    expect(() => substituteTemplate('0123456789ab', {}, 10)).toThrow(OutputLimitError);
+    // Placeholders that shrink the text count as shrinking it.
+    expect(substituteTemplate('{{a}}{{b}}0123', {}, 4)).toBe('0123');
   });
 });

@@ -7,8 +7,8 @@ import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate } fro
 import { isFixedResult } from '../../core/prompts.js';
 import type { Page } from '../../core/paginate.js';
 import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
-import type { MethodHandler } from '../revision.js';
-import { MethodNotFoundError } from '../../jsonrpc/errors.js';
+import { checkSubscriptionUri, type MethodHandler } from '../revision.js';
+import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
@@ -135,9 +135,18 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
   handlers.set('ping', async () => ({}));
   // resources/subscribe exists only when the server declared `subscribe`
   // (2025-06-18 server/resources §Subscriptions); otherwise -32601.
-  handlers.set('resources/subscribe', async (params, { engine, session }) => {
+  // A session keeps its subscriptions for as long as it lives: they are capped
+  // in number and URI length (ServerDescription.subscriptions), over either -32602.
+  handlers.set('resources/subscribe', async (params, { engine, session, server }) => {
     if (!engine.features.resources?.subscribe) throw new MethodNotFoundError('resources/subscribe');
-    session?.subscriptions.add(requireString(params, 'uri'));
+    const uri = requireString(params, 'uri');
+    checkSubscriptionUri(uri, server.subscriptions, 'uri');
+    if (!session || session.subscriptions.has(uri)) return {};
+    const { max } = server.subscriptions;
+    if (session.subscriptions.size >= max) {
+      throw new InvalidParamsError(`A session may hold at most ${max} subscriptions; unsubscribe from one first`, { field: 'uri', max });
+    }
+    session.subscriptions.add(uri);
     return {};
   });
   handlers.set('resources/unsubscribe', async (params, { engine, session }) => {

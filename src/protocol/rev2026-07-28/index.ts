@@ -78,24 +78,27 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
     return wire;
   }
 
-  return async (params, ctx) => {
-    const result = await handler(params, ctx);
-    // Every handler of this registry builds a result for its request alone
-    // unless it marked the result stable (shared, frozen): only a shared one
-    // is copied, and that copy is kept.
-    if (!isStable(result)) return envelop(result, ctx.server);
-    let byResult = wrapped.get(ctx.server);
+  // Every handler of this registry builds a result for its request alone
+  // unless it marked the result stable (shared, frozen): only a shared one
+  // is copied, and that copy is kept.
+  function wrap(result: Wire, server: ServerDescription): Wire {
+    if (!isStable(result)) return envelop(result, server);
+    let byResult = wrapped.get(server);
     if (!byResult) {
       byResult = new WeakMap();
-      wrapped.set(ctx.server, byResult);
+      wrapped.set(server, byResult);
     }
     let wire = byResult.get(result);
     if (!wire) {
-      wire = markStable(envelop({ ...result }, ctx.server));
+      wire = markStable(envelop({ ...result }, server));
       byResult.set(result, wire);
     }
     return wire;
-  };
+  }
+
+  // Not an async function: one would keep `params` until the handler settles,
+  // and a listen request stays open for as long as the client likes.
+  return (params, ctx) => handler(params, ctx).then((result) => wrap(result, ctx.server));
 }
 
 /** The Skills extension's id (SEP-2640), declared in `capabilities.extensions`. */

@@ -9,7 +9,7 @@
 import type { EngineEvent, Features } from '../../core/engine.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import type { JsonRpcNotification, RequestId } from '../../jsonrpc/messages.js';
-import type { MethodHandler } from '../revision.js';
+import { checkSubscriptionUri, type MethodHandler, type MethodContext, type SubscriptionLimits } from '../revision.js';
 import { META_KEYS } from './meta.js';
 
 /** The honoured part of a client's subscription filter. */
@@ -40,14 +40,22 @@ function decodeFilter(value: unknown): { prompts: boolean; resources: boolean; u
 
 /**
  * The subset the server honours: a type is dropped when the server cannot
- * produce it (schema, SubscriptionsAcknowledgedNotificationParams).
+ * produce it (schema, SubscriptionsAcknowledgedNotificationParams). The URIs
+ * it keeps live as long as the listen request, so they are held to the same
+ * caps as a legacy session's subscriptions: more, or a longer one, is -32602.
  */
-export function honouredFilter(requested: unknown, features: Features): SubscriptionFilter {
+export function honouredFilter(requested: unknown, features: Features, limits: SubscriptionLimits): SubscriptionFilter {
   const wanted = decodeFilter(requested);
   const honoured: SubscriptionFilter = {};
   if (wanted.prompts && features.prompts?.listChanged) honoured.promptsListChanged = true;
   if (wanted.resources && features.resources?.listChanged) honoured.resourcesListChanged = true;
-  if (wanted.uris && features.resources?.subscribe) honoured.resourceSubscriptions = [...new Set(wanted.uris)];
+  if (wanted.uris && features.resources?.subscribe) {
+    const uris = [...new Set(wanted.uris)];
+    const field = 'notifications.resourceSubscriptions';
+    if (uris.length > limits.max) throw new InvalidParamsError(`A listen request may subscribe to at most ${limits.max} URIs`, { field, max: limits.max });
+    for (const uri of uris) checkSubscriptionUri(uri, limits, field);
+    honoured.resourceSubscriptions = uris;
+  }
   return honoured;
 }
 
@@ -87,12 +95,20 @@ function untilAborted(a: AbortSignal, b: AbortSignal): Promise<void> {
   });
 }
 
-/** The listen handler: acknowledges, forwards matching events, and returns when the request is aborted. */
+/**
+ * The listen handler: acknowledges, forwards matching events, and returns when
+ * the request is aborted. It returns the wait rather than awaiting it: V8 keeps
+ * an async function's parameters while it waits, and an open listen request
+ * must not keep its params (up to the message cap) for as long as it stays open.
+ */
 export const listen: MethodHandler = async (params, ctx) => {
   if (params.notifications === undefined) {
     throw new InvalidParamsError('"notifications" is required', { field: 'notifications' });
   }
-  const filter = honouredFilter(params.notifications, ctx.engine.features);
+  return stream(honouredFilter(params.notifications, ctx.engine.features, ctx.server.subscriptions), ctx);
+};
+
+async function stream(filter: SubscriptionFilter, ctx: MethodContext): Promise<Record<string, unknown>> {
   ctx.notify({
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
@@ -109,4 +125,4 @@ export const listen: MethodHandler = async (params, ctx) => {
   }
   // SubscriptionsListenResult: sent only when the server ends the stream.
   return { _meta: { [META_KEYS.subscriptionId]: ctx.id } };
-};
+}

@@ -29,6 +29,6 @@ export const claudeCommand: PromptFormat = {
     const hint = typeof data['argument-hint'] === 'string' ? data['argument-hint'] : undefined;
     const uses = /\$(ARGUMENTS|\d)/.test(body);
     const args: DeclaredArgument[] = uses || hint ? [{ name: 'arguments', description: hint ?? 'Arguments for the command' }] : [];
-    return { name: ref.key.split('/').join(':'), args, render: (values) => substituteClaude(body, values.arguments ?? '') };
+    return { name: ref.key.split('/').join(':'), args, render: (values, maxLength) => substituteClaude(body, values.arguments ?? '', {}, maxLength) };
   },
 };

@@ -38,7 +38,8 @@ export interface PromptSource {
 export interface PromptShape {
   name: string;
   args: DeclaredArgument[];
-  render(values: Record<string, string>): string;
+  /** The text for `values`; throws OutputLimitError once it passes `maxLength` UTF-16 code units. */
+  render(values: Record<string, string>, maxLength?: number): string;
 }
 
 /** One prompt file format. */

@@ -17,6 +17,6 @@ export const markdown: PromptFormat = {
   load({ ref, data, body, explicitName, lines, issues }) {
     const { args, issues: found } = parseArguments(data.arguments, ref.rel, lines);
     addIssues(issues, found);
-    return { name: explicitName ?? ref.key, args, render: (values) => substituteTemplate(body, values) };
+    return { name: explicitName ?? ref.key, args, render: (values, maxLength) => substituteTemplate(body, values, maxLength) };
   },
 };

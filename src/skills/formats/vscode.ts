@@ -19,6 +19,6 @@ export const vscode: PromptFormat = {
       if (placeholder !== undefined) argument.description = placeholder;
       return argument;
     });
-    return { name: explicitName ?? ref.key, args, render: (values) => substituteVsCode(body, values) };
+    return { name: explicitName ?? ref.key, args, render: (values, maxLength) => substituteVsCode(body, values, maxLength) };
   },
 };

@@ -37,8 +37,14 @@ export const Rejections = {
   TooManyStreams: { status: 429, code: ErrorCode.InvalidRequest, message: 'Too Many Requests: too many open streams' },
   TooManySessions: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many open sessions' },
   ShuttingDown: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: the server is shutting down' },
+  // Overload (RFC 9110 §15.6.4: 503, with Retry-After to say when to try again).
+  BodiesBusy: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many request bytes are being received; retry shortly' },
+  AnswersBusy: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many answer bytes are waiting for their clients; retry shortly' },
   Internal: { status: 500, code: ErrorCode.InternalError, message: 'Internal error' },
 } as const satisfies Record<string, Rejection>;
+
+/** Seconds a client is asked to wait after an overload 503 (`Retry-After`). */
+export const RETRY_AFTER = { 'Retry-After': '1' } as const;
 
 /** The HTTP answer for a rejection. */
 export function reject(rejection: Rejection, id: RequestId | null = null, headers?: Record<string, string>, detail?: string): HttpReply {

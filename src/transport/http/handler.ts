@@ -31,7 +31,7 @@ import { LEGACY_VERSIONS, readRequestMeta } from '../../protocol/index.js';
 import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, protectedResourceMetadata } from './auth.js';
 import { requestId } from './body.js';
-import { reject, Rejections } from './errors.js';
+import { reject, Rejections, RETRY_AFTER } from './errors.js';
 import { createExchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import { preflight, withCors } from './cors.js';
@@ -39,7 +39,7 @@ import { createLegacyEra } from './legacy.js';
 import { checkModernRequest, modernStatus } from './modern.js';
 import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
-import { type HttpReply, type HttpRequest, replyFunctions } from './request.js';
+import { createBodyBudget, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
 import { createSessionStore, type Session } from './sessions.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 
@@ -62,6 +62,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   if (!path.startsWith('/')) throw new TypeError('path must start with "/"');
   const logger = options.logger ?? silentLogger;
   const maxBody = options.maxBodyBytes ?? server.limits.maxMessageBytes;
+  const maxBufferedBody = options.maxBufferedBodyBytes ?? 64 * 1024 * 1024;
+  if (!Number.isSafeInteger(maxBufferedBody) || maxBufferedBody < 1) throw new TypeError('maxBufferedBodyBytes must be a positive integer');
+  const bodies = createBodyBudget(maxBufferedBody);
   const maxDepth = server.limits.maxJsonDepth;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
@@ -174,7 +177,10 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       // Nothing is left in flight on a one-request connection: no close needed.
       modern.delete(handle);
     };
-    handle.receive(message).then(settle, (error: unknown) => settle(internalError(message.id, error)));
+    // The callbacks name the id, not the message: a listen request stays open as
+    // long as the client likes and must not keep its body meanwhile.
+    const id = message.id;
+    handle.receive(message).then(settle, (error: unknown) => settle(internalError(id, error)));
     return exchange.response;
   }
 
@@ -187,11 +193,19 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!isJsonContentType(request.headers.get(HEADER.contentType))) return reject(Rejections.UnsupportedMediaType);
     const accept = parseAccept(request.headers.get(HEADER.accept));
     if (!accept.json && !accept.sse) return reject(Rejections.NotAcceptable);
-    return request.readBody(maxBody).then((bytes) => postBody(request, accept, bytes));
+    return request.readBody(maxBody, bodies).then((bytes) => {
+      if (bytes === undefined) return reject(Rejections.PayloadTooLarge);
+      if (bytes === 'busy') return reject(Rejections.BodiesBusy, null, RETRY_AFTER);
+      try {
+        return postBody(request, accept, bytes);
+      } finally {
+        // Parsed (or refused): its bytes are no longer held for it.
+        bodies.give(bytes.byteLength);
+      }
+    });
   }
 
-  function postBody(request: HttpRequest, accept: Acceptable, bytes: Uint8Array | undefined): HttpReply | Promise<HttpReply> {
-    if (!bytes) return reject(Rejections.PayloadTooLarge);
+  function postBody(request: HttpRequest, accept: Acceptable, bytes: Uint8Array): HttpReply | Promise<HttpReply> {
     let text: string;
     try {
       text = UTF8.decode(bytes);

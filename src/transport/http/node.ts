@@ -12,11 +12,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
 import type { HttpHandler } from './options.js';
-import { type HeaderReader, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
+import { reject, Rejections, RETRY_AFTER } from './errors.js';
+import { type BodyBudget, type HeaderReader, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
   logger?: Logger;
+  /**
+   * Most answer bytes written but not yet taken by their clients, over all
+   * connections. While more wait, new requests get 503 with `Retry-After`
+   * instead of being answered: a client that sends requests and never reads
+   * the answers cannot make the server hold them all (24 unread reads of a
+   * 100 MB file held 5.5 GiB). Default 64 MiB.
+   */
+  maxBufferedResponseBytes?: number;
 }
 
 /**
@@ -69,8 +78,12 @@ export function pathnameOf(target: string): string {
   }
 }
 
-/** Reads a node request body up to `max` bytes; undefined when it is larger. */
-function readNodeBody(req: IncomingMessage, contentLength: string | null, max: number): Promise<Uint8Array | undefined> {
+/**
+ * Reads a node request body up to `max` bytes; undefined when it is larger,
+ * `busy` when `budget` refuses a chunk. A body read whole stays taken from the
+ * budget until the caller gives it back; any other is given back here.
+ */
+function readNodeBody(req: IncomingMessage, contentLength: string | null, max: number, budget: BodyBudget): Promise<Uint8Array | undefined | 'busy'> {
   const declared = Number(contentLength ?? Number.NaN);
   if (Number.isFinite(declared) && declared > max) return Promise.resolve(undefined);
   if (req.complete && req.readableEnded) return Promise.resolve(new Uint8Array());
@@ -84,14 +97,17 @@ function readNodeBody(req: IncomingMessage, contentLength: string | null, max: n
       req.off('close', onClose);
     };
     const onData = (chunk: Buffer): void => {
-      total += chunk.length;
-      if (total > max) {
+      const refusal = total + chunk.length > max ? undefined : budget.take(chunk.length, total) ? null : 'busy';
+      if (refusal !== null) {
         done();
+        budget.give(total);
+        chunks.length = 0;
         // The adapter drops or refuses the rest once the answer is ready.
         req.pause();
-        resolve(undefined);
+        resolve(refusal);
         return;
       }
+      total += chunk.length;
       chunks.push(chunk);
     };
     const onEnd = (): void => {
@@ -100,10 +116,12 @@ function readNodeBody(req: IncomingMessage, contentLength: string | null, max: n
     };
     const onError = (error: Error): void => {
       done();
+      budget.give(total);
       reject(error);
     };
     const onClose = (): void => {
       done();
+      budget.give(total);
       reject(new Error('The client closed the request before its body ended'));
     };
     // `on`, not `once`: done() removes all four, and once would wrap each in a closure.
@@ -153,8 +171,8 @@ class NodeRequest implements HttpRequest {
     return this.#req.socket.remoteAddress;
   }
 
-  readBody(max: number): Promise<Uint8Array | undefined> {
-    return readNodeBody(this.#req, this.headers.get('content-length'), max);
+  readBody(max: number, budget: BodyBudget): Promise<Uint8Array | undefined | 'busy'> {
+    return readNodeBody(this.#req, this.headers.get('content-length'), max, budget);
   }
 
   onAbort(listener: () => void): () => void {
@@ -221,8 +239,27 @@ async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse
 type Parts = ReadonlyArray<string | Uint8Array>;
 const isParts = (body: HttpReply['body']): body is Parts => Array.isArray(body);
 
+/** Answer bytes written and not yet taken by their clients, over the connections of one adapter. */
+interface Backlog {
+  held: number;
+}
+
+/** Counts what `res` still holds once ended, until it is sent or its client is gone. */
+function holdUntilSent(backlog: Backlog, res: ServerResponse): void {
+  const held = res.writableLength;
+  if (held === 0) return;
+  backlog.held += held;
+  const release = (): void => {
+    res.off('finish', release);
+    res.off('close', release);
+    backlog.held -= held;
+  };
+  res.on('finish', release);
+  res.on('close', release);
+}
+
 /** Writes a reply; a promise only for a stream, which is written as it comes. */
-function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse, backlog: Backlog): void | Promise<void> {
   const { body } = reply;
   if (res.destroyed) {
     // The client left: release a stream nobody will read.
@@ -236,6 +273,7 @@ function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage
     headers['content-length'] = String(Buffer.byteLength(body));
     res.writeHead(reply.status, headers);
     res.end(body);
+    holdUntilSent(backlog, res);
     return;
   }
   if (isParts(body)) {
@@ -248,6 +286,7 @@ function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage
     for (const part of body) res.write(part);
     res.end();
     res.uncork();
+    holdUntilSent(backlog, res);
     return;
   }
   res.writeHead(reply.status, headers);
@@ -271,14 +310,35 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
   const reply = replyFunctions.get(handler);
   if (!reply) throw new TypeError('toNodeHandler takes a handler made by createHttpHandler');
   const logger = options.logger ?? silentLogger;
-  return (req, res) => {
+  const maxBacklog = options.maxBufferedResponseBytes ?? 64 * 1024 * 1024;
+  if (!Number.isSafeInteger(maxBacklog) || maxBacklog < 1) throw new TypeError('maxBufferedResponseBytes must be a positive integer');
+  const backlog: Backlog = { held: 0 };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeRequest(req, res);
-    reply(request)
-      .then((answer) => writeReply(answer, request, req, res))
+    const answer = backlog.held > maxBacklog ? Promise.resolve(reject(Rejections.AnswersBusy, null, RETRY_AFTER)) : reply(request);
+    answer
+      .then((ready) => writeReply(ready, request, req, res, backlog))
       .catch((error: unknown) => {
         logger.error('Failed to write an HTTP response', error);
         if (!res.headersSent) res.writeHead(500);
         res.end();
       });
+  };
+
+  return (req, res) => {
+    if (res.socket) return handle(req, res);
+    // A pipelined request (RFC 9112 §9.3.2): node hands it over at once, but
+    // its answer waits behind those before it on the connection. It is
+    // handled when its turn comes, so that a client pipelining many requests
+    // cannot make the server build all their answers at once.
+    const socket = req.socket;
+    const start = (): void => {
+      socket.off('close', drop);
+      handle(req, res);
+    };
+    const drop = (): void => void res.off('socket', start);
+    res.once('socket', start);
+    socket.once('close', drop);
   };
 }

@@ -22,6 +22,13 @@ export interface HttpOptions {
   /** Largest request body accepted, in bytes; larger ones get 413. Default: the server's `limits.maxMessageBytes` (4 MiB). */
   maxBodyBytes?: number;
   /**
+   * Most request-body bytes held at once, over all requests: a body that
+   * would pass it while others are being received gets 503 with
+   * `Retry-After`. Bodies stalled short of their end cannot then pin memory
+   * by the connection. Default 64 MiB.
+   */
+  maxBufferedBodyBytes?: number;
+  /**
    * A bearer token every MCP request must carry (`Authorization: Bearer …`);
    * others get 401 with `WWW-Authenticate: Bearer realm="mcp"`. Clients are
    * configured with the header directly.

@@ -26,8 +26,12 @@ export interface HttpRequest {
   readonly origin: string;
   /** The client's address when known, for per-client limits. */
   readonly client: string | undefined;
-  /** Reads the body up to `max` bytes; undefined when it is larger. */
-  readBody(max: number): Promise<Uint8Array | undefined>;
+  /**
+   * Reads the body up to `max` bytes; undefined when it is larger, `busy`
+   * when `budget` refuses a chunk. The bytes of a body read whole stay taken
+   * from the budget until the caller gives them back.
+   */
+  readBody(max: number, budget: BodyBudget): Promise<Uint8Array | undefined | 'busy'>;
   /**
    * Calls `listener` once if the client goes away before the answer ends
    * (at once if it already has). Returns a function that removes it.
@@ -54,3 +58,34 @@ export type ReplyFunction = (request: HttpRequest) => Promise<HttpReply>;
  * without going through `fetch(Request)`.
  */
 export const replyFunctions = new WeakMap<object, ReplyFunction>();
+
+/**
+ * Request-body bytes held at once, over all requests. A body stalled one byte
+ * short of its end holds what it sent for as long as the client likes (300
+ * connections one byte short of 4 MiB held 1.2 GiB): each chunk is taken from
+ * the budget as it arrives, and a body that would pass it is refused (503).
+ */
+export interface BodyBudget {
+  /**
+   * Takes `bytes` for a body that holds `held` already. Refused when the
+   * budget would be passed, unless that body is the only one holding any: a
+   * lone body may always grow to the per-request cap.
+   */
+  take(bytes: number, held: number): boolean;
+  give(bytes: number): void;
+}
+
+/** A {@link BodyBudget} of `max` bytes. */
+export function createBodyBudget(max: number): BodyBudget {
+  let used = 0;
+  return {
+    take(bytes, held) {
+      if (used + bytes > max && used !== held) return false;
+      used += bytes;
+      return true;
+    },
+    give(bytes) {
+      used -= bytes;
+    },
+  };
+}

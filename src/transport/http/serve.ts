@@ -25,6 +25,17 @@ export interface ServeHttpOptions extends HttpOptions {
   idleTimeoutMs?: number;
   /** Largest request head (request line and headers); larger ones get 431. Default 16384 bytes. */
   maxHeaderBytes?: number;
+  /**
+   * Most connections open at once; one more is closed as soon as it is
+   * accepted (node's `server.maxConnections`), since even refusing it with a
+   * status would mean reading its request. Default 2048.
+   */
+  maxConnections?: number;
+  /**
+   * Most answer bytes written but not yet taken by their clients; while more
+   * wait, new requests get 503 with `Retry-After` (as in `toNodeHandler`). Default 64 MiB.
+   */
+  maxBufferedResponseBytes?: number;
 }
 
 /** A running HTTP server. */
@@ -56,7 +67,12 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
     logger.warn(`Listening on ${host}, but only localhost Host headers are allowed; set allowedHosts to the names clients use`);
   }
   const handler = createHttpHandler(server, options);
-  const handle = toNodeHandler(handler, { logger });
+  const handle = toNodeHandler(handler, {
+    logger,
+    ...(options.maxBufferedResponseBytes !== undefined ? { maxBufferedResponseBytes: options.maxBufferedResponseBytes } : {}),
+  });
+  const maxConnections = options.maxConnections ?? 2048;
+  if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new TypeError('maxConnections must be a positive integer');
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   const nodeServer = createNodeServer(
@@ -71,6 +87,8 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
     },
     handle,
   );
+  nodeServer.maxConnections = maxConnections;
+  nodeServer.on('drop', () => logger.debug(`Closed a connection over maxConnections (${maxConnections})`));
   await new Promise<void>((resolve, reject) => {
     nodeServer.once('error', reject);
     nodeServer.listen(options.port ?? 0, host, () => {

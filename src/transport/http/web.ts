@@ -2,22 +2,30 @@
  * The Fetch API side of the handler: a web `Request` read as an
  * {@link HttpRequest}, an {@link HttpReply} turned into a `Response`.
  */
-import type { HttpReply, HttpRequest } from './request.js';
+import type { BodyBudget, HttpReply, HttpRequest } from './request.js';
 
-/** Reads a web body stream up to `max` bytes; undefined when it is larger. */
-async function readStream(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> {
+/** Reads a web body stream up to `max` bytes; undefined when it is larger, `busy` when the budget refuses. */
+async function readStream(body: ReadableStream<Uint8Array>, max: number, budget: BodyBudget): Promise<Uint8Array | undefined | 'busy'> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
+  let whole = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const refusal = total + value.byteLength > max ? undefined : budget.take(value.byteLength, total) ? null : 'busy';
+      if (refusal !== null) {
+        await reader.cancel().catch(() => {});
+        return refusal;
+      }
+      total += value.byteLength;
+      chunks.push(value);
     }
-    chunks.push(value);
+    whole = true;
+  } finally {
+    // A body read whole is the caller's to give back; any other, given back here.
+    if (!whole) budget.give(total);
   }
   if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(total);
@@ -40,10 +48,10 @@ export function fromWebRequest(request: Request): HttpRequest {
     host: request.headers.get('host') ?? url.host,
     origin: url.origin,
     client: undefined,
-    async readBody(max) {
+    async readBody(max, budget) {
       const declared = Number(request.headers.get('content-length'));
       if (Number.isFinite(declared) && declared > max) return undefined;
-      return request.body ? readStream(request.body, max) : new Uint8Array();
+      return request.body ? readStream(request.body, max, budget) : new Uint8Array();
     },
     onAbort(listener) {
       if (signal.aborted) {

@@ -3,6 +3,15 @@
  * but protocol messages on stdout, logs left to the logger (stderr in the
  * CLI). One process serves both eras: a legacy `initialize` session and
  * modern per-request `_meta` requests (2026-07-28 transports/stdio).
+ *
+ * Backpressure: a client that stops reading stdout must not make the server
+ * hold every answer (100,000 requests with stdout unread grew RSS to 715 MiB).
+ * Messages wait in line while stdout holds more than `maxBufferedOutputBytes`
+ * or `maxConcurrentRequests` are running (listen requests have a cap of their
+ * own, as they hold next to nothing). stdin is not read while stdout is
+ * that full, nor while more than one message's worth (`maxMessageBytes`) waits,
+ * so the pipe pushes back on the client; below that it is read on, so that a
+ * cancellation, which skips the line, is seen while every place is taken.
  */
 import type { Readable, Writable } from 'node:stream';
 import { type Logger, silentLogger } from '../../server/index.js';
@@ -21,6 +30,26 @@ export interface StdioOptions {
   maxMessageBytes?: number;
   /** How long in-flight requests may finish after stdin ends or shutdown starts. Default 5000 ms. */
   drainTimeoutMs?: number;
+  /**
+   * While stdout holds more than this many bytes the client has not taken
+   * (and more than the stream's own high-water mark), no request starts and
+   * stdin is not read; both resume once stdout drains. Default 4 MiB.
+   */
+  maxBufferedOutputBytes?: number;
+  /**
+   * Most requests handled at once; later ones wait in line. Each running
+   * request may hold an answer as large as the server's limits allow (a
+   * 16 MiB file is about 22 MB of base64), so this bounds those too.
+   * `subscriptions/listen` requests do not count (see `maxListenRequests`);
+   * a `notifications/cancelled` never waits. Default 4.
+   */
+  maxConcurrentRequests?: number;
+  /**
+   * Most open 2026-07-28 `subscriptions/listen` requests; one more is
+   * answered at once with -32603 (a limit of this server, as HTTP answers
+   * 429). Default 32, as `maxStreamsPerClient` over HTTP.
+   */
+  maxListenRequests?: number;
 }
 
 /** A running stdio server. */
@@ -44,7 +73,16 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   const logger = options.logger ?? silentLogger;
   const maxBytes = options.maxMessageBytes ?? server.limits.maxMessageBytes;
   const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
-  const pending = new Set<Promise<void>>();
+  const maxBufferedOutput = options.maxBufferedOutputBytes ?? 4 * 1024 * 1024;
+  const maxConcurrent = options.maxConcurrentRequests ?? 4;
+  const maxListens = options.maxListenRequests ?? 32;
+  for (const [name, value] of [
+    ['maxBufferedOutputBytes', maxBufferedOutput],
+    ['maxConcurrentRequests', maxConcurrent],
+    ['maxListenRequests', maxListens],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
+  }
   let writable = true;
 
   // Messages written in one turn of the event loop leave together: stdout is
@@ -77,32 +115,140 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     output.write(`${parts.tail}\n`);
   }
 
+  const connection = server.connect({ send: write });
+  let stopping: Promise<void> | undefined;
+
   output.on('error', (error) => {
     writable = false;
     logger.warn('stdout closed; no further messages will be written', error);
+    // No 'drain' comes after an error: what waited for one goes on (its answers are dropped).
+    pump();
   });
 
-  const connection = server.connect({ send: write });
+  // What was read and waits its turn: a parsed message, or an answer to a line
+  // that could not be read (those wait too, or a flood of bad lines would not).
+  type Item = { message: unknown; bytes: number } | { reply: JsonRpcOutgoing; bytes: number };
+  let waiting: Item[] = [];
+  let next = 0;
+  /** Bytes of the lines waiting (their length in UTF-16 units, near enough for JSON text). */
+  let waitingBytes = 0;
+  let running = 0;
+  let listening = 0;
+  let reading = true;
+  let awaitingDrain = false;
+  let idle: (() => void) | undefined;
 
-  function onLine(text: string): void {
-    const parsed = parseMessage(text, server.limits.maxJsonDepth);
-    if (!parsed.ok) return write(parsed.response);
-    const task = connection
-      .receive(parsed.value)
+  /** stdout holds more than allowed; `writableNeedDrain` too, so that a 'drain' is sure to come. */
+  function outputFull(): boolean {
+    return writable && output.writableNeedDrain && output.writableLength > maxBufferedOutput;
+  }
+
+  /**
+   * The id of a `subscriptions/listen` request, else undefined. A listen stays
+   * open as long as the client likes, holding next to nothing: it has its own
+   * cap instead of a place among the requests that build answers.
+   */
+  function listenId(item: Item): string | number | undefined {
+    const message = fields(item);
+    return message?.method === 'subscriptions/listen' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+  }
+
+  /** The id and method of a waiting message, when it is an object: any JSON value may have been sent. */
+  function fields(item: Item): { id?: unknown; method?: unknown } | undefined {
+    return 'message' in item && typeof item.message === 'object' && item.message !== null ? (item.message as { id?: unknown; method?: unknown }) : undefined;
+  }
+
+  function start(item: Item, listen: string | number | undefined): void {
+    waitingBytes -= item.bytes;
+    if ('reply' in item) return write(item.reply);
+    if (listen !== undefined && listening >= maxListens) {
+      return write(errorResponse(listen, ErrorCode.InternalError, `Too many open listen requests (${maxListens}); cancel one first`));
+    }
+    if (listen !== undefined) listening++;
+    else running++;
+    connection
+      .receive(item.message)
       .then((response) => {
         if (response) write(response);
       })
-      .catch((error: unknown) => logger.error('Unexpected failure while handling a message', error));
-    pending.add(task);
-    void task.finally(() => pending.delete(task));
+      .catch((error: unknown) => logger.error('Unexpected failure while handling a message', error))
+      .finally(() => {
+        if (listen !== undefined) listening--;
+        else running--;
+        pump();
+      });
+  }
+
+  /** Starts what may start, and reads stdin unless stdout is full or too much waits. */
+  function pump(): void {
+    while (next < waiting.length && !outputFull()) {
+      const item = waiting[next] as Item;
+      const listen = listenId(item);
+      if (listen === undefined && 'message' in item && running >= maxConcurrent) break;
+      next++;
+      start(item, listen);
+    }
+    // Drop what has started: at once when the line is empty, now and then under a steady flow.
+    if (next === waiting.length && next > 0) {
+      waiting = [];
+      next = 0;
+    } else if (next > 1024 && next * 2 > waiting.length) {
+      waiting = waiting.slice(next);
+      next = 0;
+    }
+    if (outputFull() && !awaitingDrain) {
+      awaitingDrain = true;
+      output.once('drain', () => {
+        awaitingDrain = false;
+        pump();
+      });
+    }
+    const blocked = outputFull() || waitingBytes > maxBytes;
+    if (blocked && reading) {
+      reading = false;
+      input.pause();
+    } else if (!blocked && !reading && !stopping) {
+      reading = true;
+      input.resume();
+    }
+    if (running === 0 && listening === 0 && next === waiting.length) idle?.();
+  }
+
+  /**
+   * A cancellation skips the line (2025-06-18 utilities/cancellation): the
+   * request it names may be running, which must hear of it now, or waiting,
+   * which then never starts (a cancelled request gets no response).
+   */
+  function cancelNow(message: unknown): boolean {
+    if (typeof message !== 'object' || message === null || 'id' in message) return false;
+    const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+    if (method !== 'notifications/cancelled') return false;
+    const id = params?.requestId;
+    const at = waiting.findIndex((item, index) => index >= next && fields(item)?.id === id && fields(item)?.method !== undefined);
+    if (at !== -1) waitingBytes -= (waiting.splice(at, 1)[0] as Item).bytes;
+    void connection.receive(message).catch((error: unknown) => logger.error('Unexpected failure while handling a message', error));
+    return true;
+  }
+
+  function enqueue(item: Item): void {
+    waiting.push(item);
+    waitingBytes += item.bytes;
+    pump();
+  }
+
+  function onLine(text: string): void {
+    const parsed = parseMessage(text, server.limits.maxJsonDepth);
+    if (!parsed.ok) return enqueue({ reply: parsed.response, bytes: text.length });
+    if (cancelNow(parsed.value)) return;
+    enqueue({ message: parsed.value, bytes: text.length });
   }
 
   const reader = createLineReader(maxBytes, {
     line: onLine,
-    overflow: () => write(errorResponse(null, ErrorCode.InvalidRequest, `Message larger than ${maxBytes} bytes`)),
+    // Its line is dropped; the answer waiting for its turn is what is counted.
+    overflow: () => enqueue({ reply: errorResponse(null, ErrorCode.InvalidRequest, `Message larger than ${maxBytes} bytes`), bytes: 128 }),
   });
 
-  let stopping: Promise<void> | undefined;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => {
     resolveDone = resolve;
@@ -117,7 +263,12 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
         timer = setTimeout(resolve, drainTimeoutMs);
         timer.unref();
       });
-      await Promise.race([Promise.allSettled([...pending]), timeout]);
+      // What was received is answered, waiting ones included, within the drain time.
+      const finished = new Promise<void>((resolve) => {
+        idle = resolve;
+      });
+      pump();
+      await Promise.race([finished, timeout]);
       clearTimeout(timer);
       connection.close('disconnect');
       // Whatever this turn wrote goes out before anyone learns the server stopped.
