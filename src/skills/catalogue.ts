@@ -67,8 +67,8 @@ function referenceTargets(skill: SkillRecord, shared: ReadonlyMap<string, string
 }
 
 /** A file's text, or undefined when it cannot be read or is not UTF-8. */
-async function readText(fs: ConfinedFs, rel: string): Promise<string | undefined> {
-  const read = await fs.read(rel);
+async function readText(fs: ConfinedFs, rel: string, maxBytes: number): Promise<string | undefined> {
+  const read = await fs.read(rel, maxBytes);
   return 'bytes' in read ? decodeUtf8(read.bytes) : undefined;
 }
 
@@ -90,6 +90,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
   const issues: Issue[] = [];
   const roots = await Promise.all(dirs.map((dir) => openConfined(dir)));
   const prefix = options.prefix ?? slugify(basename(roots[0]?.root ?? 'skills'));
+  const maxFileBytes = options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number);
 
   // With several folders, findings name their folder (Issue.folder) and a
   // duplicate names where the one that was served lives.
@@ -131,9 +132,9 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     for (const rel of scan.sharedReferences) {
       const slug = rel.slice('references/'.length, -'.md'.length);
       const name = `${prefix}-references-${slug}`;
-      const text = await readText(fs, rel);
+      const text = await readText(fs, rel, maxFileBytes);
       if (text === undefined) {
-        issues.push({ severity: 'error', code: 'unreadable', path: rel, message: 'Cannot read the file as UTF-8 text' });
+        issues.push({ severity: 'error', code: 'unreadable', path: rel, message: `Cannot read the file as UTF-8 text of at most ${maxFileBytes} bytes` });
         continue;
       }
       if (!sharedTargets.has(slug)) sharedTargets.set(slug, name);
@@ -141,7 +142,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       deferred.push(() => addPrompt(entry, rel, dir));
     }
 
-    const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues));
+    const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues, maxFileBytes));
     const here: Served = { fs, skills: [] };
     served.push(here);
     // Where each served skill's SKILL.md is, for issues (not asked of the skill, which makes its file record on first use).
@@ -188,16 +189,16 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       const targets = skill.references.size === 0 ? plain : referenceTargets(skill, sharedTargets);
       addPrompt(skillPrompt(skill, targets, fs), sources[index] as string, dir);
       for (const [slug, rel] of skill.references) {
-        const text = await readText(fs, rel);
+        const text = await readText(fs, rel, maxFileBytes);
         if (text === undefined) continue;
         addPrompt(await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets), rel, dir);
       }
     }
 
     for (const ref of scan.promptFiles) {
-      const text = await readText(fs, ref.rel);
+      const text = await readText(fs, ref.rel, maxFileBytes);
       if (text === undefined) {
-        issues.push({ severity: 'error', code: 'unreadable', path: ref.rel, message: 'Cannot read the file as UTF-8 text' });
+        issues.push({ severity: 'error', code: 'unreadable', path: ref.rel, message: `Cannot read the file as UTF-8 text of at most ${maxFileBytes} bytes` });
         continue;
       }
       const record = await loadPromptFile(ref, text, issues);

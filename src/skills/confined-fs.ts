@@ -175,7 +175,7 @@ export interface ConfinedFs {
    */
   list(relDir: string, absDir?: string): Promise<{ entries: WalkEntry[]; refused: Array<{ rel: string; reason: Refusal }> }>;
   /** Reads a file the walker just listed (its path is already resolved and confined). */
-  readListed(entry: WalkEntry): Promise<FileRead | { refused: Refusal }>;
+  readListed(entry: WalkEntry, maxBytes?: number): Promise<FileRead | { refused: Refusal }>;
   /** Reads a regular file inside the root; a reason when refused (`too-large` when it has more than `maxBytes`). */
   read(rel: string, maxBytes?: number): Promise<FileRead | { refused: Refusal }>;
   /** {@link read} without the yield: for one file a request needs now. */
@@ -281,9 +281,9 @@ export async function openConfined(dir: string): Promise<ConfinedFs> {
       }
       return { entries, refused };
     },
-    async readListed(entry) {
+    async readListed(entry, maxBytes) {
       await pace();
-      return readRegular(root, entry.abs);
+      return readRegular(root, entry.abs, maxBytes);
     },
     async read(rel, maxBytes) {
       await pace();

@@ -4,24 +4,32 @@
  * every file with size, SHA-256 digest and MIME type (SEP-2640 `Skill`).
  */
 import { parseArguments } from './arguments.js';
-import type { ConfinedFs } from './confined-fs.js';
+import type { ConfinedFs, Refusal } from './confined-fs.js';
 import { keyLines, readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
-import type { ScannedSkill } from './scan.js';
+import { DEFAULT_LIMITS, type ScannedSkill } from './scan.js';
 import { decodeUtf8, digestOf, type LocaleVariant, LoadedFile, LoadedSkill, type SkillFileRecord, type SkillRecord, sha256 } from './skill-record.js';
 import { validateSkillFrontmatter } from './validate.js';
 
 const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
 const BINARY_TYPE = /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(pdf|zip|gzip|wasm|octet-stream|msword|vnd\.ms-|vnd\.openxmlformats|vnd\.oasis))/;
 
+const DEFAULT_MAX_FILE_BYTES = DEFAULT_LIMITS.maxFileBytes as number;
+
+/** How a refused read is reported: a file over the size cap is named as such. */
+function unreadable(refused: Refusal, maxFileBytes: number, what: string): { code: string; message: string } {
+  if (refused === 'too-large') return { code: 'too_large', message: `${what}: it has more than ${maxFileBytes} bytes, the largest file served` };
+  return { code: 'unreadable', message: `${what} (${refused})` };
+}
+
 /** Loads the skill in `dir`; undefined (with issues) when it cannot be served. */
-export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName: string, issues: Issue[]): Promise<LoadedSkill | undefined> {
+export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName: string, issues: Issue[], maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<LoadedSkill | undefined> {
   const { dir, file: skillEntry } = scanned;
   const skillRel = skillEntry.rel;
-  const read = await fs.readListed(skillEntry);
+  const read = await fs.readListed(skillEntry, maxFileBytes);
   if ('refused' in read) {
-    issues.push({ severity: 'error', code: 'unreadable', path: skillRel, message: `Cannot read the file (${read.refused})` });
+    issues.push({ severity: 'error', ...unreadable(read.refused, maxFileBytes, 'Cannot read the file'), path: skillRel });
     return undefined;
   }
   const text = decodeUtf8(read.bytes);
@@ -67,9 +75,9 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
       continue;
     }
     if (entry === skillEntry) continue;
-    const content = await fs.readListed(entry);
+    const content = await fs.readListed(entry, maxFileBytes);
     if ('refused' in content) {
-      issues.push({ severity: 'warning', code: 'unreadable', path: entry.rel, message: `Left out: cannot read the file (${content.refused})` });
+      issues.push({ severity: 'warning', ...unreadable(content.refused, maxFileBytes, 'Left out: cannot read the file'), path: entry.rel });
       continue;
     }
     const mime = mimeTypeFor(inSkill);

@@ -43,9 +43,16 @@ export interface ScanResult {
 export interface ScanLimits {
   maxDepth: number;
   maxEntries: number;
+  /**
+   * Bytes of the largest file served; a larger one is left out of the catalogue
+   * (a finding says so) rather than listed and then refused on read. Default
+   * 16 MiB, the server's `maxResourceBytes` and the Skills extension's budget
+   * for a whole skill.
+   */
+  maxFileBytes?: number;
 }
 
-export const DEFAULT_LIMITS: ScanLimits = { maxDepth: 12, maxEntries: 200_000 };
+export const DEFAULT_LIMITS: ScanLimits = { maxDepth: 12, maxEntries: 200_000, maxFileBytes: 16 * 1024 * 1024 };
 
 /**
  * Walks `fs` and sorts what it finds. Entries are sorted into their skills,

@@ -220,4 +220,22 @@ describe('loadSkillsFolder', () => {
     expect(folder.catalogue.skills).toHaveLength(1000);
     expect((await folder.prompts.list())[999]).toEqual({ name: 'skill-0999', description: 'Generated skill number 999.' });
   });
+
+  it('leaves a file over the size cap out of the catalogue, so what is listed can be read', async () => {
+    const dir = tempCopy();
+    writeFileSync(join(dir, 'pdf-tools', 'assets', 'big.bin'), Buffer.alloc(5000, 1));
+    writeFileSync(join(dir, 'prompts', 'huge.md'), `---\ndescription: Huge.\n---\n${'x'.repeat(5000)}\n`);
+    const folder = await loadSkillsFolder([dir], { limits: { maxDepth: 12, maxEntries: 1000, maxFileBytes: 4096 } });
+    folders.push(folder);
+    const uri = 'skill://pdf-tools/assets/big.bin';
+    expect(folder.catalogue.files.has(uri)).toBe(false);
+    const entry = folder.catalogue.skillsByUri.get('skill://pdf-tools/SKILL.md');
+    expect(entry?.resources === 'dynamic' ? [] : entry?.resources.map((r) => r.uri)).not.toContain(uri);
+    expect(folder.catalogue.resources.map((r) => r.uri)).not.toContain(uri);
+    expect(folder.catalogue.issues).toContainEqual(expect.objectContaining({ code: 'too_large', path: 'pdf-tools/assets/big.bin', severity: 'warning' }));
+    expect(folder.catalogue.prompts.map((p) => p.name)).not.toContain('huge');
+    // Everything else is still there.
+    expect(folder.catalogue.files.has('skill://pdf-tools/assets/logo.png')).toBe(true);
+  });
 });
+
