@@ -63,7 +63,8 @@ function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

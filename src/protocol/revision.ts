@@ -9,7 +9,7 @@ import type { Logger, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { ServerInfo } from '../core/model.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
-import type { JsonRpcErrorObject, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
+import type { JsonRpcError, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/messages.js';
 
 /** Cache hints for cacheable results (2026-07-28 server/utilities/caching). */
 export interface CachePolicy {
@@ -40,8 +40,32 @@ export interface SubscriptionLimits {
   readonly maxUriBytes: number;
 }
 
+/** A result or other object as it goes on the wire: plain JSON data. */
+export type Wire = Record<string, unknown>;
+
+/** Reads request headers by name, case-insensitively (the Fetch API's `Headers` is one). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** A request an HTTP binding refuses: the error response and the status it is sent with. */
+export interface HttpRefusal {
+  status: number;
+  response: JsonRpcError;
+}
+
+/** What a revision adds to Streamable HTTP beyond its body: header checks and answer statuses. */
+export interface HttpBinding {
+  /** Checks a request's headers against its body; the refusal when they disagree. */
+  check(headers: HeaderReader, request: JsonRpcRequest): HttpRefusal | undefined;
+  /** The status of an answer sent as one JSON body. */
+  statusOf(response: JsonRpcResponse): number;
+}
+
 /** State of one legacy (initialize-based) session. */
 export interface LegacySession {
+  /** The revision negotiated by initialize, which answers every request of the session. */
+  readonly revision: Revision;
   readonly version: string;
   readonly clientCapabilities: Record<string, unknown>;
   readonly clientInfo: Record<string, unknown> | undefined;
@@ -75,9 +99,9 @@ export type MethodHandler = (params: Record<string, unknown>, ctx: MethodContext
 /** One MCP revision, as the server layer sees it. */
 export interface Revision {
   readonly version: string;
-  /** `legacy` revisions start with initialize; `modern` ones carry `_meta` on every request. */
-  readonly era: 'legacy' | 'modern';
   readonly methods: ReadonlyMap<string, MethodHandler>;
+  /** Its Streamable HTTP binding, where it adds rules of its own; otherwise every answer is 200. */
+  readonly http?: HttpBinding;
   /** Maps anything thrown by a handler to the error object this revision sends. */
   encodeError(error: unknown, logger: Logger): JsonRpcErrorObject;
   /** The notification a legacy session receives for an engine event, if any. */

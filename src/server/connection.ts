@@ -1,19 +1,18 @@
 /**
  * One peer's conversation with the server: a stdio process, a legacy HTTP
- * session, or a single modern HTTP request. It sorts incoming messages by
- * era, runs them through the right revision, tracks in-flight requests for
- * cancellation, and forwards change events to a legacy session.
+ * session, or a single 2026-07-28 HTTP request. It acts on what the resolver
+ * (protocol/resolve.ts) decided about each message: runs requests through
+ * their revision, tracks them for cancellation, keeps the session that
+ * `initialize` opens, and forwards change events to that session.
  *
- * Era routing follows 2026-07-28 basic/versioning §Backward Compatibility: a
- * request carrying the per-request `_meta` is served statelessly under 2026
- * rules; `initialize` starts a legacy session scoped to this connection; and
- * both may happen on one connection.
+ * One connection may carry both eras (2026-07-28 basic/versioning §Backward
+ * Compatibility): a request with the per-request `_meta` is served without
+ * the session; the others belong to it.
  */
 import type { Logger, OutputLimits } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
-import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
+import { ErrorCode } from '../jsonrpc/errors.js';
 import {
-  classify,
   errorResponse,
   type JsonRpcNotification,
   type JsonRpcOutgoing,
@@ -22,16 +21,7 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
-import {
-  type LegacySession,
-  type MethodContext,
-  MODERN_VERSIONS,
-  modernRevision,
-  negotiateLegacy,
-  readRequestMeta,
-  type Revision,
-  type ServerDescription,
-} from '../protocol/index.js';
+import { type LegacySession, type MethodContext, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
 
 /** Where a connection writes what it sends unprompted (notifications). */
 export interface Peer {
@@ -44,10 +34,16 @@ export type CloseReason = 'disconnect' | 'shutdown';
 /** A peer's connection, as a transport drives it. */
 export interface Connection {
   /**
-   * Handles one parsed JSON value. Resolves to the response to write, or
+   * Handles one parsed JSON value: resolves it (in this connection's session,
+   * if it has one) and acts on it. Resolves to the response to write, or
    * undefined for notifications, responses and cancelled requests.
    */
   receive(message: unknown): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Acts on a message the transport already resolved (see protocol/resolve.ts),
+   * so nothing about it is decided twice.
+   */
+  handle(resolved: Resolved): Promise<JsonRpcResponse | undefined>;
   /** The legacy session, once initialize has been answered. */
   readonly session: LegacySession | undefined;
   /**
@@ -164,18 +160,11 @@ function covers(subscribed: string, uri: string): boolean {
   return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`);
 }
 
-function noSessionError(): ProtocolError {
-  return new ProtocolError(
-    ErrorCode.InvalidParams,
-    'No session: send "initialize" first (protocol 2025-06-18 or 2025-11-25), or give every request ' +
-      'params._meta with "io.modelcontextprotocol/protocolVersion" and "io.modelcontextprotocol/clientCapabilities" (2026-07-28)',
-  );
-}
 
 /** Creates a connection bound to an engine and a peer. */
 export function createConnection(engine: Engine, server: ServerDescription, peer: Peer, logger: Logger): Connection {
   const inFlight = new Map<RequestId, InFlight>();
-  let session: (LegacySession & { revision: Revision }) | undefined;
+  let session: LegacySession | undefined;
   let stopEvents: (() => void) | undefined;
   const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
 
@@ -241,30 +230,36 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
     }
   }
 
-  async function handleRequest(request: JsonRpcRequest): Promise<JsonRpcResponse | undefined> {
-    const meta = readRequestMeta(request.params);
-    if (meta.kind === 'invalid') return errorResponse(request.id, ErrorCode.InvalidParams, meta.message);
-    if (meta.kind === 'modern') {
-      const revision = modernRevision(meta.version);
-      if (!revision) {
-        return errorResponse(request.id, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${meta.version}`, {
-          supported: [...MODERN_VERSIONS],
-          requested: meta.version,
-        });
+  /** Acts on the resolver's decision about one message. */
+  function handle(resolved: Resolved): Promise<JsonRpcResponse | undefined> {
+    switch (resolved.kind) {
+      case 'answer':
+        return Promise.resolve(resolved.response);
+      case 'response':
+        // This server sends no requests, so there is nothing to match a response to.
+        logger.debug('Ignored a response message');
+        return Promise.resolve(undefined);
+      case 'notification':
+        handleNotification(resolved.notification);
+        return Promise.resolve(undefined);
+      case 'request': {
+        const { request, revision } = resolved;
+        switch (resolved.scope) {
+          case 'stateless':
+            return run(request, revision, undefined);
+          case 'initialize':
+            if (session) return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized'));
+            return run(request, revision, startSession(revision, request.params ?? {}));
+          case 'session':
+            if (session) return run(request, session.revision, session);
+            break;
+          case 'sessionless':
+            break;
+        }
+        // A session request on a connection without one (a transport's mistake): what any client without a session gets.
+        return handle(resolve(request));
       }
-      return run(request, revision, undefined);
     }
-    if (request.method === 'initialize') {
-      if (session) return errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized');
-      const params = request.params ?? {};
-      const started = startSession(negotiateLegacy(params.protocolVersion), params);
-      return run(request, session!.revision, started);
-    }
-    if (session) return run(request, session.revision, session);
-    // A ping may come before initialize (2025-06-18 lifecycle §Initialization).
-    if (request.method === 'ping') return resultResponse(request.id, {});
-    const error = noSessionError();
-    return errorResponse(request.id, error.code, error.message);
   }
 
   function handleNotification(notification: JsonRpcNotification): void {
@@ -292,22 +287,10 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
   // creates a connection each time.
   const connection: Omit<Connection, 'session'> & { session: LegacySession | undefined } = {
     session: undefined,
-    async receive(message) {
-      const classified = classify(message);
-      switch (classified.kind) {
-        case 'invalid':
-          return errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`);
-        case 'response':
-          // This server sends no requests, so there is nothing to match a response to.
-          logger.debug('Ignored a response message');
-          return undefined;
-        case 'notification':
-          handleNotification(classified.message);
-          return undefined;
-        case 'request':
-          return handleRequest(classified.message);
-      }
+    receive(message) {
+      return handle(resolve(message, { session }));
     },
+    handle,
     close(reason) {
       shared.shutdown.abort(reason);
       if (reason === 'shutdown') return;

@@ -41,6 +41,8 @@ function imports(): Import[] {
 
 const ALL = imports();
 
+const REVISION_FOLDER = /^rev\d{4}-\d{2}-\d{2}$/;
+
 /** Base revision each revision folder may import. */
 const BASE: Record<string, string | undefined> = {
   'rev2025-06-18': undefined,
@@ -66,7 +68,8 @@ function allowed(file: string, target: string): boolean {
       return to === 'core' || to === 'jsonrpc';
     case 'protocol': {
       const folder = file.split('/')[1] as string;
-      if (!folder.startsWith('rev')) return ['core', 'jsonrpc', 'protocol'].includes(to as string);
+      // Only the list of revisions reaches into their folders; the rest of the layer goes through it.
+      if (!REVISION_FOLDER.test(folder)) return ['core', 'jsonrpc'].includes(to as string) || (to === 'protocol' && (!REVISION_FOLDER.test(target.split('/')[1] as string) || file === 'protocol/revisions.ts'));
       if (to !== 'protocol') return to === 'core' || to === 'jsonrpc';
       const targetFolder = target.split('/')[1] as string;
       return targetFolder === folder || targetFolder === 'revision.ts' || targetFolder === BASE[folder];
@@ -105,6 +108,15 @@ describe('layering', () => {
     expect(allowed('transport/stdio/serve-stdio.ts', 'core/context.ts')).toBe(false);
     expect(allowed('skills/provider.ts', 'protocol/index.ts')).toBe(false);
     expect(allowed('cli/main.ts', 'skills/catalogue.ts')).toBe(false);
+  });
+
+  it('lets only the list of revisions import a revision folder, and only the resolver read the 2026 _meta', () => {
+    expect(allowed('protocol/resolve.ts', 'protocol/rev2026-07-28/index.ts')).toBe(false);
+    expect(allowed('protocol/revisions.ts', 'protocol/rev2026-07-28/index.ts')).toBe(true);
+    const readers = files(SRC)
+      .filter((path) => /(?<!function )\breadRequestMeta\(/.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(SRC, path));
+    expect(readers).toEqual(['protocol/resolve.ts']);
   });
 
   it('keeps revision strings out of the code of the core, the server and the transports', () => {

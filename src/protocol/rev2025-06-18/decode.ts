@@ -5,10 +5,7 @@
  */
 import type { CompletionArgument, CompletionContext, CompletionRef } from '../../core/model.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../../jsonrpc/messages.js';
 
 /** A required string field. */
 export function requireString(params: Record<string, unknown>, field: string): string {
@@ -29,7 +26,7 @@ export function optionalString(params: Record<string, unknown>, field: string): 
 export function optionalObject(params: Record<string, unknown>, field: string): Record<string, unknown> | undefined {
   const value = params[field];
   if (value === undefined) return undefined;
-  if (!isObject(value)) throw new InvalidParamsError(`"${field}" must be an object`, { field });
+  if (!isPlainObject(value)) throw new InvalidParamsError(`"${field}" must be an object`, { field });
   return value;
 }
 
@@ -39,7 +36,7 @@ export function optionalObject(params: Record<string, unknown>, field: string): 
  */
 export function stringMap(value: unknown, field: string): Record<string, string> {
   if (value === undefined) return {};
-  if (!isObject(value)) throw new InvalidParamsError(`"${field}" must be an object of strings`, { field });
+  if (!isPlainObject(value)) throw new InvalidParamsError(`"${field}" must be an object of strings`, { field });
   const out: Record<string, string> = {};
   for (const key of Object.keys(value)) {
     const entry = value[key];
@@ -56,14 +53,14 @@ export function decodeCompletion(params: Record<string, unknown>): {
   context: CompletionContext;
 } {
   const ref = params.ref;
-  if (!isObject(ref)) throw new InvalidParamsError('"ref" must be an object', { field: 'ref' });
+  if (!isPlainObject(ref)) throw new InvalidParamsError('"ref" must be an object', { field: 'ref' });
   let decodedRef: CompletionRef;
   if (ref.type === 'ref/prompt') decodedRef = { type: 'prompt', name: requireString(ref, 'name') };
   else if (ref.type === 'ref/resource') decodedRef = { type: 'resource', uri: requireString(ref, 'uri') };
   else throw new InvalidParamsError('"ref.type" must be "ref/prompt" or "ref/resource"', { field: 'ref.type' });
 
   const argument = params.argument;
-  if (!isObject(argument)) throw new InvalidParamsError('"argument" must be an object', { field: 'argument' });
+  if (!isPlainObject(argument)) throw new InvalidParamsError('"argument" must be an object', { field: 'argument' });
   const context = optionalObject(params, 'context');
   return {
     ref: decodedRef,

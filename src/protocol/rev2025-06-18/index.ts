@@ -11,7 +11,6 @@ export const VERSION = '2025-06-18';
 
 export const revision: Revision = {
   version: VERSION,
-  era: 'legacy',
   methods: legacyHandlers(SHAPE_2025_06_18),
   encodeError,
   encodeEvent: legacyEvent,

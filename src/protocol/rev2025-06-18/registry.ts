@@ -7,7 +7,7 @@ import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate } fro
 import { isFixedResult } from '../../core/prompts.js';
 import type { Page } from '../../core/paginate.js';
 import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
-import { checkSubscriptionUri, type MethodHandler } from '../revision.js';
+import { checkSubscriptionUri, type MethodHandler, type Wire } from '../revision.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
 import {
@@ -23,7 +23,6 @@ import {
   type Shape,
 } from './encode.js';
 
-type Wire = Record<string, unknown>;
 
 /**
  * Encodes a result once per key object and marks it stable, so the

@@ -13,7 +13,6 @@ export const SHAPE_2025_11_25: Shape = { icons: true, implementationDetails: tru
 
 export const revision: Revision = {
   version: VERSION,
-  era: 'legacy',
   methods: legacyHandlers(SHAPE_2025_11_25),
   encodeError,
   encodeEvent: legacyEvent,

@@ -16,7 +16,8 @@ import {
   SHAPE_2025_11_25,
   sharedHandlers,
 } from '../rev2025-11-25/index.js';
-import type { MethodHandler, Revision, ServerDescription } from '../revision.js';
+import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
+import { http } from './http.js';
 import { listen } from './listen.js';
 import { META_KEYS } from './meta.js';
 
@@ -37,7 +38,6 @@ const CACHEABLE = new Set([
   'resources/directory/read',
 ]);
 
-type Wire = Record<string, unknown>;
 
 /** The `_meta` of a result that brings none of its own: the server's identity, encoded once per server. */
 const serverMetas = new WeakMap<ServerDescription, Wire>();
@@ -141,10 +141,11 @@ function encodeError(error: unknown, logger: Parameters<Revision['encodeError']>
 
 export const revision: Revision = {
   version: VERSION,
-  era: 'modern',
+  http,
   methods: handlers,
   encodeError,
   encodeEvent: () => undefined,
 };
 
+export { METADATA_HEADERS, headerMismatch, readMetadataHeader } from './http.js';
 export { META_KEYS, readRequestMeta, type RequestMeta } from './meta.js';

@@ -3,6 +3,7 @@
  * request names its protocol version and the client's capabilities; the
  * client's identity is optional and the server must not require it.
  */
+import { isPlainObject } from '../../jsonrpc/messages.js';
 
 /** The answer for a request without the envelope, shared (frozen). */
 const ABSENT: RequestMeta = Object.freeze({ kind: 'absent' });
@@ -23,9 +24,6 @@ export type RequestMeta =
   | { kind: 'invalid'; message: string }
   | { kind: 'modern'; version: string; clientCapabilities: Record<string, unknown>; clientInfo?: Record<string, unknown> };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads the modern envelope. A request is modern-shaped when its `_meta`
@@ -34,7 +32,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function readRequestMeta(params: Record<string, unknown> | undefined): RequestMeta {
   const meta = params?._meta;
-  if (!isObject(meta)) return ABSENT;
+  if (!isPlainObject(meta)) return ABSENT;
   const version = meta[META_KEYS.protocolVersion];
   const capabilities = meta[META_KEYS.clientCapabilities];
   const info = meta[META_KEYS.clientInfo];
@@ -42,10 +40,10 @@ export function readRequestMeta(params: Record<string, unknown> | undefined): Re
   if (typeof version !== 'string') {
     return { kind: 'invalid', message: `Invalid params: _meta["${META_KEYS.protocolVersion}"] must be a string` };
   }
-  if (!isObject(capabilities)) {
+  if (!isPlainObject(capabilities)) {
     return { kind: 'invalid', message: `Invalid params: _meta["${META_KEYS.clientCapabilities}"] must be an object` };
   }
-  if (info !== undefined && !isObject(info)) {
+  if (info !== undefined && !isPlainObject(info)) {
     return { kind: 'invalid', message: `Invalid params: _meta["${META_KEYS.clientInfo}"] must be an object` };
   }
   const result: RequestMeta = { kind: 'modern', version, clientCapabilities: capabilities };

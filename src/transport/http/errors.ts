@@ -32,8 +32,6 @@ export const Rejections = {
   UnsupportedMediaType: { status: 415, code: ErrorCode.InvalidRequest, message: 'Unsupported Media Type: the body must be application/json' },
   SessionRequired: { status: 400, code: ErrorCode.InvalidRequest, message: 'Bad Request: Mcp-Session-Id header is required' },
   SessionNotFound: { status: 404, code: ErrorCode.InvalidRequest, message: 'Session not found' },
-  UnsupportedVersionHeader: { status: 400, code: ErrorCode.InvalidRequest, message: 'Bad Request: unsupported MCP-Protocol-Version header' },
-  ResponseNotAllowed: { status: 400, code: ErrorCode.InvalidRequest, message: 'Bad Request: 2026-07-28 clients must not POST responses' },
   TooManyStreams: { status: 429, code: ErrorCode.InvalidRequest, message: 'Too Many Requests: too many open streams' },
   TooManySessions: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many open sessions' },
   ShuttingDown: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: the server is shutting down' },

@@ -4,43 +4,33 @@
  * the Fetch API (Hono, Bun, Deno, workers), or on node:http through
  * {@link toNodeHandler}.
  *
- * One endpoint serves both eras at once (routing as in the official
- * conformance fixture; see the spec digest §10.3):
- * - a known `Mcp-Session-Id`, a legacy `MCP-Protocol-Version` without the
- *   2026 `_meta`, or neither header nor `_meta` (an `initialize`) go to the
- *   legacy path: 2025-06-18 / 2025-11-25 sessions, GET stream, DELETE;
- * - everything else is a 2026-07-28 request: validated against its headers,
- *   answered by a fresh connection, no state kept (basic/index
- *   §Statelessness). GET and DELETE without a session are 405.
+ * One endpoint serves every revision at once. A POST's body is parsed and
+ * handed to the resolver (protocol/resolve.ts) once, with the headers and the
+ * session it names; its decision picks the route: the stateless route for a
+ * 2026-07-28 request (stateless-route.ts), the session routes for the
+ * revisions that start with initialize (session-routes.ts: sessions, their
+ * GET stream, DELETE), or the answer the resolver already wrote. GET and
+ * DELETE without a session are 405.
  *
  * Before any of that: the `Host` and `Origin` allow-lists (DNS rebinding),
  * CORS for pages on allowed origins, the optional bearer token, the body
- * cap, and the media types. The legacy half lives in legacy.ts.
+ * cap, and the media types.
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import {
-  type Classified,
-  classify,
-  errorResponse,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  parseErrorResponse,
-  parseMessage,
-} from '../../jsonrpc/messages.js';
-import { LEGACY_VERSIONS, readRequestMeta } from '../../protocol/index.js';
+import { errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseErrorResponse, parseMessage } from '../../jsonrpc/messages.js';
+import { resolve } from '../../protocol/index.js';
 import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, protectedResourceMetadata } from './auth.js';
-import { requestId } from './body.js';
-import { reject, Rejections, RETRY_AFTER } from './errors.js';
-import { createExchange, jsonReply } from './exchange.js';
-import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import { preflight, withCors } from './cors.js';
-import { createLegacyEra } from './legacy.js';
-import { checkModernRequest, modernStatus } from './modern.js';
+import { reject, Rejections, RETRY_AFTER } from './errors.js';
+import { jsonReply } from './exchange.js';
+import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
+import { createSessionRoutes } from './session-routes.js';
 import { createSessionStore, type Session } from './sessions.js';
+import { createStatelessRoute } from './stateless-route.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 
 const METHODS_ALLOWED = 'GET, POST, DELETE';
@@ -82,8 +72,6 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   /** Answers in flight, so close() can wait for them. */
   let answering = 0;
   let allAnswered: (() => void) | undefined;
-  /** Connections of 2026 requests in flight, so close() can end listen requests. */
-  const modern = new Set<{ close(reason: 'disconnect' | 'shutdown'): void }>();
   let closing = false;
 
   // Long-lived streams (listen requests, GET streams), overall and per client address.
@@ -127,62 +115,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return errorResponse(id, ErrorCode.InternalError, 'Internal error');
   }
 
-  const legacy = createLegacyEra({ server, store, logger, keepAliveMs, sessionsEnabled, track, internalError, takeStream });
-
-  // ---- 2026-07-28 ----
-
-  function modernPost(request: HttpRequest, classified: Classified, accept: Acceptable): HttpReply | Promise<HttpReply> {
-    if (classified.kind === 'response') return reject(Rejections.ResponseNotAllowed, classified.id);
-    if (classified.kind === 'notification') {
-      // Core 2026-07-28 defines no client notification over HTTP (closing the stream
-      // cancels), and header rules for notification POSTs are left open: accept it.
-      return { status: 202, headers: {} };
-    }
-    // Invalid messages were answered before routing; this narrows the type.
-    if (classified.kind !== 'request') return reject(Rejections.Internal);
-    const message = classified.message;
-    const rejection = checkModernRequest(request.headers, message);
-    if (rejection) return jsonReply(rejection.body, rejection.status);
-    if (message.method === 'subscriptions/listen' && !accept.sse) return reject(Rejections.StreamNotAcceptable, message.id);
-    const release = message.method === 'subscriptions/listen' ? takeStream(request) : undefined;
-    if (message.method === 'subscriptions/listen' && !release) return reject(Rejections.TooManyStreams, message.id);
-
-    let connection: ReturnType<Server['connect']> | undefined;
-    const disconnect = (): void => connection?.close('disconnect');
-    const answered = track();
-    const exchange = createExchange({
-      accept,
-      keepAliveMs,
-      statusFor: modernStatus,
-      // A closed response stream cancels the request (2026-07-28 streamable-http §Cancellation).
-      onClientGone: disconnect,
-      onDone: release
-        ? () => {
-            answered();
-            release();
-          }
-        : answered,
-    });
-    connection = server.connect({
-      send(outgoing) {
-        if ('method' in outgoing) exchange.notify(outgoing);
-      },
-    });
-    const handle = connection;
-    modern.add(handle);
-    const stopWatching = request.onAbort(disconnect);
-    const settle = (response: JsonRpcResponse | undefined): void => {
-      exchange.finish(response);
-      stopWatching();
-      // Nothing is left in flight on a one-request connection: no close needed.
-      modern.delete(handle);
-    };
-    // The callbacks name the id, not the message: a listen request stays open as
-    // long as the client likes and must not keep its body meanwhile.
-    const id = message.id;
-    handle.receive(message).then(settle, (error: unknown) => settle(internalError(id, error)));
-    return exchange.response;
-  }
+  const routeContext = { keepAliveMs, track, internalError, takeStream };
+  const sessions = createSessionRoutes(server, store, sessionsEnabled, logger, routeContext);
+  const stateless = createStatelessRoute(server, routeContext);
 
   // ---- Routing ----
 
@@ -215,23 +150,13 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     // Depth is checked on the text before parsing, as on stdio (the server's `limits.maxJsonDepth`).
     const parsed = parseMessage(text, maxDepth);
     if (!parsed.ok) return jsonReply(parsed.response, 400);
-    const classified = classify(parsed.value);
-    // Batches and malformed messages (no batching since 2025-06-18, changelog item 1).
-    if (classified.kind === 'invalid') return jsonReply(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`), 400);
-
-    const params = classified.kind === 'request' || classified.kind === 'notification' ? classified.message.params : undefined;
-    const modernShaped = readRequestMeta(params).kind !== 'absent';
+    // Sessions turned off: a session header names nothing (and is ignored).
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
-    if (sessionId !== null) {
-      const session = store.get(sessionId.trim());
-      if (session) return legacy.post(request, classified, accept, session);
-      // A 2026 request ignores a stale session header (2026-07-28 streamable-http: SHOULD ignore).
-      if (!modernShaped) return reject(Rejections.SessionNotFound, requestId(classified));
-    }
-    if (modernShaped) return modernPost(request, classified, accept);
-    const version = request.headers.get(HEADER.protocolVersion)?.trim();
-    if (version === undefined || LEGACY_VERSIONS.includes(version)) return legacy.post(request, classified, accept, undefined);
-    return modernPost(request, classified, accept);
+    const session = sessionId === null ? undefined : store.get(sessionId.trim());
+    const resolved = resolve(parsed.value, { session: session?.connection.session, http: { headers: request.headers, unknownSession: sessionId !== null && !session } });
+    if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
+    if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
+    return sessions.post(request, resolved, accept, session);
   }
 
   function sessionFor(request: HttpRequest): Session | HttpReply {
@@ -279,7 +204,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         return post(request);
       case 'GET': {
         const session = sessionFor(request);
-        return 'connection' in session ? legacy.get(request, session) : session;
+        return 'connection' in session ? sessions.get(request, session) : session;
       }
       case 'DELETE': {
         const session = sessionFor(request);
@@ -325,7 +250,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         closing = true;
         clearInterval(sweeper);
         // Listen requests end with their result; other requests run on.
-        for (const connection of modern) connection.close('shutdown');
+        for (const connection of stateless.inFlight) connection.close('shutdown');
         for (const session of store.all()) {
           session.connection.close('shutdown');
           // The GET stream carries nothing a client waits for: end it now, cleanly.
@@ -343,7 +268,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
           }),
         ]);
         clearTimeout(timer);
-        for (const connection of modern) connection.close('disconnect');
+        for (const connection of stateless.inFlight) connection.close('disconnect');
         for (const session of store.all()) store.end(session.id);
       })();
       return closed;

@@ -27,41 +27,6 @@ export const MEDIA = {
   sse: 'text/event-stream',
 } as const;
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
-/** Visible ASCII plus space and tab: what may appear in a plain header value. */
-const PLAIN_VALUE = /^[\x20-\x7e\t]*$/;
-
-/** The result of reading a metadata header: its decoded value, absent, or malformed. */
-export type HeaderValue = { kind: 'absent' } | { kind: 'invalid'; reason: string } | { kind: 'value'; value: string };
-
-/**
- * Reads an MCP metadata header (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`).
- * Surrounding whitespace is dropped (RFC 9110 §5.5: OWS is not part of the
- * value), and a value written as `=?base64?…?=` is decoded from Base64 UTF-8
- * before it is compared with the body (2026-07-28 streamable-http §Value
- * Encoding). A sentinel that is not valid Base64 of valid UTF-8 is invalid.
- */
-export function readMetadataHeader(headers: { get(name: string): string | null }, name: string): HeaderValue {
-  const raw = headers.get(name);
-  if (raw === null) return { kind: 'absent' };
-  const value = raw.trim();
-  const encoded = BASE64_SENTINEL.exec(value);
-  if (encoded) {
-    const base64 = encoded[1] as string;
-    if (base64.length % 4 !== 0) return { kind: 'invalid', reason: `${name} carries malformed Base64` };
-    try {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      return { kind: 'value', value: UTF8.decode(bytes) };
-    } catch {
-      return { kind: 'invalid', reason: `${name} carries Base64 that is not UTF-8 text` };
-    }
-  }
-  if (value.startsWith('=?base64?')) return { kind: 'invalid', reason: `${name} carries a malformed Base64 sentinel` };
-  if (!PLAIN_VALUE.test(value)) return { kind: 'invalid', reason: `${name} carries characters that are not allowed in a header value` };
-  return { kind: 'value', value };
-}
-
 /** What the client's `Accept` header allows. A missing header allows anything. */
 export interface Acceptable {
   json: boolean;

@@ -1,0 +1,154 @@
+/**
+ * The session routes, for the revisions that start with initialize
+ * (2025-06-18 and 2025-11-25 basic/transports §Streamable HTTP): initialize
+ * opens a session whose id every later request carries; requests are
+ * answered as JSON (or one SSE event for a client that accepts only SSE); the
+ * session's GET stream carries what the server sends unprompted. With
+ * sessions turned off, each request is answered from a session opened for it
+ * alone. The resolver has already decided what each message is.
+ */
+import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js';
+import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
+import type { Logger, Server } from '../../server/index.js';
+import { reject, Rejections } from './errors.js';
+import { createExchange, jsonReply } from './exchange.js';
+import { type Acceptable, HEADER, parseAccept } from './headers.js';
+import type { HttpReply, HttpRequest } from './request.js';
+import { attachStream, type Session, type SessionStore } from './sessions.js';
+import { createSseStream, sseHeaders } from './sse.js';
+
+/** What the routes need from the handler. */
+export interface RouteContext {
+  keepAliveMs: number;
+  /** Counts an answer in flight, so close() can wait for it; call the returned function when it is complete. */
+  track(): () => void;
+  /** Logs an unexpected failure and turns it into a -32603 response. */
+  internalError(id: JsonRpcRequest['id'], error: unknown): JsonRpcResponse;
+  /** Takes a place for a long-lived stream; undefined when the caps are reached. */
+  takeStream(request: HttpRequest): (() => void) | undefined;
+}
+
+/** The session routes. */
+export interface SessionRoutes {
+  /** A POST the resolver gave to a session revision, in `session` when it named a known one. */
+  post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
+  /** A GET on a known session: its SSE stream. */
+  get(request: HttpRequest, session: Session): HttpReply;
+}
+
+/** 202 with no body; a new reply each time, since CORS adds its headers to it. */
+const accepted = (): HttpReply => ({ status: 202, headers: {} });
+
+/** Creates the session routes over a handler's session store. */
+export function createSessionRoutes(server: Server, store: SessionStore, sessionsEnabled: boolean, logger: Logger, context: RouteContext): SessionRoutes {
+  const { keepAliveMs, track, internalError, takeStream } = context;
+
+  function answer(session: Session | undefined, run: () => Promise<JsonRpcResponse | undefined>, id: JsonRpcRequest['id'], accept: Acceptable, headers?: Record<string, string>): Promise<HttpReply> {
+    // Session revisions' JSON-RPC errors are ordinary answers: 200 (they name no other status).
+    const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, onDone: track(), ...(headers ? { headers } : {}) });
+    if (session) session.inFlight++;
+    const settle = (response: JsonRpcResponse | undefined): void => {
+      exchange.finish(response);
+      if (!session) return;
+      session.inFlight--;
+      session.lastActive = Date.now();
+    };
+    run().then(settle, (error: unknown) => settle(internalError(id, error)));
+    return exchange.response;
+  }
+
+  function post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
+    if (session) {
+      session.lastActive = Date.now();
+      // Notifications and responses: 202 with no body (2025-06-18 basic/transports §Sending Messages).
+      // This server sends no requests, so a response has nothing to answer.
+      if (resolved.kind === 'notification') return session.connection.handle(resolved).then(accepted);
+      if (resolved.kind !== 'request') return accepted();
+      return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept);
+    }
+    if (resolved.kind === 'request' && resolved.scope === 'initialize') return initialize(resolved, accept);
+    if (sessionsEnabled) return reject(Rejections.SessionRequired, resolved.kind === 'request' ? resolved.request.id : null);
+    if (resolved.kind !== 'request') return accepted();
+    return alone(resolved, accept);
+  }
+
+  function initialize(resolved: Extract<Resolved, { kind: 'request' }>, accept: Acceptable): Promise<HttpReply> {
+    const id = resolved.request.id;
+    if (!sessionsEnabled) {
+      const connection = server.connect({ send() {} });
+      return answer(undefined, () => connection.handle(resolved).finally(() => connection.close('disconnect')), id, accept);
+    }
+    const session = store.open(server);
+    return (async () => {
+      let response: JsonRpcResponse | undefined;
+      try {
+        response = await session.connection.handle(resolved);
+      } catch (error) {
+        response = internalError(id, error);
+      }
+      if (!response || !('result' in response)) {
+        session.connection.close('disconnect');
+        return answer(undefined, async () => response, id, accept);
+      }
+      if (!store.register(session)) {
+        session.connection.close('disconnect');
+        return reject(Rejections.TooManySessions, id);
+      }
+      logger.debug(`Opened session ${session.id}`);
+      return answer(undefined, async () => response, id, accept, { [HEADER.sessionId]: session.id });
+    })();
+  }
+
+  /**
+   * Sessions turned off: a request is answered from a connection initialized
+   * on the spot at the revision the resolver chose for it (the version header's,
+   * else the oldest served).
+   */
+  function alone(resolved: Extract<Resolved, { kind: 'request' }>, accept: Acceptable): Promise<HttpReply> {
+    const { request, revision } = resolved;
+    const connection = server.connect({ send() {} });
+    return answer(
+      undefined,
+      async () => {
+        try {
+          await connection.receive({
+            jsonrpc: '2.0',
+            id: `stateless-initialize-${String(request.id)}`,
+            method: 'initialize',
+            params: { protocolVersion: revision.version, capabilities: {}, clientInfo: { name: 'stateless-http-client', version: '0.0.0' } },
+          });
+          await connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          return await connection.handle({ ...resolved, scope: 'session' });
+        } finally {
+          connection.close('disconnect');
+        }
+      },
+      request.id,
+      accept,
+    );
+  }
+
+  function get(request: HttpRequest, session: Session): HttpReply {
+    const refused = sessionVersionRefused(versionHeader(request.headers), null);
+    if (refused) return jsonReply(refused, 400);
+    if (!parseAccept(request.headers.get(HEADER.accept)).sse) return reject(Rejections.StreamNotAcceptable);
+    if (session.stream?.open) return reject(Rejections.StreamConflict);
+    const release = takeStream(request);
+    if (!release) return reject(Rejections.TooManyStreams);
+    // No event ids: this server does not resume streams, so Last-Event-ID is ignored
+    // and the request opens a fresh stream (resumability is optional, 2025-06-18 §Resumability).
+    const stream = createSseStream({
+      keepAliveMs,
+      onEnd: release,
+      onCancel: () => {
+        if (session.stream === stream) session.stream = undefined;
+        session.lastActive = Date.now();
+      },
+    });
+    attachStream(session, stream);
+    session.lastActive = Date.now();
+    return { status: 200, headers: sseHeaders(), body: stream.body };
+  }
+
+  return { post, get };
+}
