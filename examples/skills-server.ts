@@ -1,4 +1,4 @@
-import { createServer, combinePrompts, definePrompt, staticPrompts } from 'skillport';
+import { combinePrompts, createServer, definePrompt, staticPrompts } from 'skillport';
 import { loadSkillsFolder } from 'skillport/skills';
 import { serveStdio } from 'skillport/stdio';
 

@@ -4,8 +4,8 @@
  * which are the handler's internals.
  */
 export { createHttpHandler } from './transport/http/handler.js';
-export type { HttpHandler, HttpOptions } from './transport/http/options.js';
-export { toNodeHandler } from './transport/http/node.js';
 export type { NodeHandlerOptions } from './transport/http/node.js';
-export { serveHttp } from './transport/http/serve.js';
+export { toNodeHandler } from './transport/http/node.js';
+export type { HttpHandler, HttpOptions } from './transport/http/options.js';
 export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';
+export { serveHttp } from './transport/http/serve.js';

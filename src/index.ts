@@ -4,55 +4,14 @@
  * transport (`skillport/stdio`).
  */
 
-// Server
-export { createServer, DEFAULT_LIMITS } from './server/index.js';
-export type { CloseReason, Connection, Peer, Server, ServerLimits, ServerOptions } from './server/index.js';
-
-// Prompts
-export { definePrompt, livePrompts, staticPrompts } from './core/prompts.js';
-export type {
-  LivePrompts,
-  PromptArgs,
-  PromptArgumentDefinition,
-  PromptDefinition,
-  PromptDefinitionInput,
-  PromptOutput,
-  PromptProvider,
-} from './core/prompts.js';
 export { combinePrompts } from './core/combine.js';
-
-// Completion
-export { createCompletionIndex, MAX_COMPLETION_VALUES, rankCompletions } from './core/rank.js';
-export type { CompletionIndex } from './core/rank.js';
 export type { Completer, CompletionSource } from './core/completers.js';
-export type { CompletionProvider, Features } from './core/engine.js';
-
-// Resources
-export { defineResource, defineResourceTemplate, liveResources, staticResources, toBase64 } from './core/resources.js';
-export type {
-  LiveResources,
-  ResourceDefinition,
-  ResourceDefinitionInput,
-  ResourceEvent,
-  ResourceOutput,
-  ResourceProvider,
-  ResourceSet,
-  ResourceTemplateDefinition,
-  ResourceTemplateDefinitionInput,
-} from './core/resources.js';
-export { parseUriTemplate } from './core/uri-template.js';
-export type { UriTemplate } from './core/uri-template.js';
-
-// Skills extension
-export type { SkillEntry, SkillFile, SkillsProvider } from './core/skills.js';
-
-// Errors
-export { isResourceNotFoundError, OutputLimitError, ResourceNotFoundError } from './core/errors.js';
-export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';
-
+export type { Awaitable, Logger, OutputLimits, RequestContext } from './core/context.js';
 // Context and model
 export { silentLogger } from './core/context.js';
-export type { Awaitable, Logger, OutputLimits, RequestContext } from './core/context.js';
+export type { CompletionProvider, Features } from './core/engine.js';
+// Errors
+export { isResourceNotFoundError, OutputLimitError, ResourceNotFoundError } from './core/errors.js';
 export type {
   Annotations,
   AudioContent,
@@ -80,9 +39,44 @@ export type {
   TextContent,
   TextResourceContents,
 } from './core/model.js';
+export type {
+  LivePrompts,
+  PromptArgs,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptDefinitionInput,
+  PromptOutput,
+  PromptProvider,
+} from './core/prompts.js';
+// Prompts
+export { definePrompt, livePrompts, staticPrompts } from './core/prompts.js';
+export type { CompletionIndex } from './core/rank.js';
+// Completion
+export { createCompletionIndex, MAX_COMPLETION_VALUES, rankCompletions } from './core/rank.js';
+export type {
+  LiveResources,
+  ResourceDefinition,
+  ResourceDefinitionInput,
+  ResourceEvent,
+  ResourceOutput,
+  ResourceProvider,
+  ResourceSet,
+  ResourceTemplateDefinition,
+  ResourceTemplateDefinitionInput,
+} from './core/resources.js';
+// Resources
+export { defineResource, defineResourceTemplate, liveResources, staticResources, toBase64 } from './core/resources.js';
 
+// Skills extension
+export type { SkillEntry, SkillFile, SkillsProvider } from './core/skills.js';
+export type { UriTemplate } from './core/uri-template.js';
+export { parseUriTemplate } from './core/uri-template.js';
+export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';
 // Protocol facts
 export { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './protocol/index.js';
+export type { CloseReason, Connection, Peer, Server, ServerLimits, ServerOptions } from './server/index.js';
+// Server
+export { createServer, DEFAULT_LIMITS } from './server/index.js';
 
 // Not exported: the engine, the revision adapters and the connection
 // internals. They are the seam between layers, not a stable API.

@@ -1,9 +1,10 @@
 /**
  * The skills entry: `import { loadSkillsFolder } from 'skillport/skills'`.
  */
-export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
-export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
-export { buildCatalogue } from './skills/catalogue.js';
+
 export type { Catalogue, CatalogueOptions, PromptEntry } from './skills/catalogue.js';
-export { formatIssue } from './skills/issues.js';
+export { buildCatalogue } from './skills/catalogue.js';
 export type { Issue, Severity } from './skills/issues.js';
+export { formatIssue } from './skills/issues.js';
+export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
+export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';

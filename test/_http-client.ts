@@ -108,7 +108,13 @@ export function post(target: Target, body: unknown, headers: Record<string, stri
 let nextId = 1;
 
 /** A conformant 2026-07-28 request; `overrides` replace or (with undefined) drop headers. */
-export function modernPost(target: Target, method: string, params: Message = {}, overrides: Record<string, string | undefined> = {}, init: RequestInit = {}): Promise<Response> {
+export function modernPost(
+  target: Target,
+  method: string,
+  params: Message = {},
+  overrides: Record<string, string | undefined> = {},
+  init: RequestInit = {},
+): Promise<Response> {
   const fullParams = { ...params, _meta: params._meta ?? modernMeta() };
   const headers: Record<string, string> = modernHeaders(method, params);
   for (const [name, value] of Object.entries(overrides)) {

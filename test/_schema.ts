@@ -35,7 +35,9 @@ function assertSchemaTest(): void {
   const test = TestRunner.getCurrentTest();
   if (test?.tags?.includes(SCHEMA_TAG)) return;
   const who = test ? `The test "${test.fullName}"` : 'Code outside any test';
-  throw new Error(`${who} uses the schema referee but is not tagged '${SCHEMA_TAG}': add { tags: ['${SCHEMA_TAG}'] } so it is skipped, not failed, where there are ${NO_SCHEMAS}`);
+  throw new Error(
+    `${who} uses the schema referee but is not tagged '${SCHEMA_TAG}': add { tags: ['${SCHEMA_TAG}'] } so it is skipped, not failed, where there are ${NO_SCHEMAS}`,
+  );
 }
 
 const validators = new Map<string, { ajv: Ajv | Ajv2020; defs: string }>();

@@ -3,11 +3,11 @@
  * folder becomes a server.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { loadLean } from './heap.js';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
 import { loadSkillsFolder, type SkillsFolder } from '../skills.js';
+import { loadLean } from './heap.js';
 
 /** The process pieces a command may use. */
 export interface CliIo {

@@ -7,8 +7,8 @@ import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
 import { serve } from './commands/serve.js';
-import { leanHeapAllowed } from './heap.js';
 import { type CliIo, packageVersion } from './context.js';
+import { leanHeapAllowed } from './heap.js';
 import { type CommandName, commandHelp, generalHelp, isCommand, usageLine } from './usage.js';
 
 export type { CliIo } from './context.js';

@@ -98,13 +98,13 @@ export const COMMANDS = {
     usage: 'get NAME [--arg NAME=VALUE]... [--dir DIR]... [options]',
     summary: "Print a prompt's text, rendered with its arguments.",
     positionalFolders: false,
-    options: { dir: DIR, arg: 'a value for one of the prompt\'s arguments (repeatable)', prefix: PREFIX, json: 'the whole prompts/get result as JSON' },
+    options: { dir: DIR, arg: "a value for one of the prompt's arguments (repeatable)", prefix: PREFIX, json: 'the whole prompts/get result as JSON' },
     examples: ['skillport get greeting --dir ./skills --arg who=Ada'],
   },
   complete: {
     brief: 'Print completions for a prompt argument',
     usage: 'complete NAME ARG [VALUE] [--arg NAME=VALUE]... [--dir DIR]... [options]',
-    summary: "Print the completions of argument ARG of prompt NAME for a partial VALUE.",
+    summary: 'Print the completions of argument ARG of prompt NAME for a partial VALUE.',
     positionalFolders: false,
     options: { dir: DIR, arg: 'a value of another argument, as context (repeatable)', prefix: PREFIX, json: 'the completion result as JSON' },
     examples: ['skillport complete greeting language ge --dir ./skills'],
@@ -153,9 +153,7 @@ function wrap(text: string, width: number): string[] {
 function table(rows: ReadonlyArray<readonly [string, string]>): string {
   const width = Math.max(...rows.map(([left]) => left.length));
   const indent = ' '.repeat(width + 4);
-  return rows
-    .map(([left, right]) => `  ${left.padEnd(width)}  ${wrap(right, COLUMNS - indent.length).join(`\n${indent}`)}`)
-    .join('\n');
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${wrap(right, COLUMNS - indent.length).join(`\n${indent}`)}`).join('\n');
 }
 
 /** The usage line of a command, or of skillport. */
@@ -168,7 +166,9 @@ export function commandHelp(command: CommandName): string {
   const spec: CommandSpec = COMMANDS[command];
   const options = Object.entries(spec.options).map(([name, text]) => [LABELS[name as OptionName], text] as const);
   options.push([LABELS.help, 'show this help']);
-  const folders = spec.positionalFolders ? ' Folders are given as DIR or --dir DIR, in any mix and in order: of two skills with one name, the earlier folder\'s is served.' : '';
+  const folders = spec.positionalFolders
+    ? " Folders are given as DIR or --dir DIR, in any mix and in order: of two skills with one name, the earlier folder's is served."
+    : '';
   return `${usageLine(command)}
 
 ${wrap(`${spec.summary}${folders}`, COLUMNS).join('\n')}
@@ -198,7 +198,7 @@ skillport serves.
 
 Options:
 ${table([
-  [LABELS.help, 'show this help; skillport COMMAND --help shows a command\'s'],
+  [LABELS.help, "show this help; skillport COMMAND --help shows a command's"],
   [LABELS.version, 'show the version'],
 ])}
 

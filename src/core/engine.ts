@@ -224,12 +224,7 @@ export function createEngine(options: EngineOptions): Engine {
     return prompt;
   }
 
-  async function completeRaw(
-    ref: CompletionRef,
-    argument: CompletionArgument,
-    context: CompletionContext,
-    ctx: RequestContext,
-  ): Promise<Completion> {
+  async function completeRaw(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion> {
     if (ref.type === 'prompt') {
       const prompt = await findPrompt(ref.name);
       if (!prompt.arguments?.some((a) => a.name === argument.name)) {

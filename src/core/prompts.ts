@@ -57,10 +57,7 @@ interface PromptDeclaration<A extends readonly PromptArgumentDefinition[]> {
  * builds, encodes and serializes once.
  */
 export type PromptDefinitionInput<A extends readonly PromptArgumentDefinition[]> = PromptDeclaration<A> &
-  (
-    | { get(args: PromptArgs<A>, ctx: RequestContext): Awaitable<PromptOutput>; output?: never }
-    | { output: PromptOutput; get?: never }
-  );
+  ({ get(args: PromptArgs<A>, ctx: RequestContext): Awaitable<PromptOutput>; output?: never } | { output: PromptOutput; get?: never });
 
 /** A defined prompt: its listing entry, how to get it, how to complete its arguments. */
 export interface PromptDefinition {
@@ -123,7 +120,9 @@ function toResult(output: PromptOutput): PromptResult {
  * // The same for every request: built once.
  * const standup = definePrompt({ name: 'standup', output: 'Summarise what I did yesterday.' });
  */
-export function definePrompt<const A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[]>(input: PromptDefinitionInput<A>): PromptDefinition {
+export function definePrompt<const A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[]>(
+  input: PromptDefinitionInput<A>,
+): PromptDefinition {
   const prompt: Prompt = { name: input.name };
   if (input.title !== undefined) prompt.title = input.title;
   if (input.description !== undefined) prompt.description = input.description;
@@ -154,7 +153,7 @@ export function definePrompt<const A extends readonly PromptArgumentDefinition[]
   return {
     prompt,
     async get(args, ctx) {
-      return fixed ?? toResult(await get!(args as PromptArgs<A>, ctx));
+      return fixed ?? toResult(await (get as NonNullable<typeof get>)(args as PromptArgs<A>, ctx));
     },
     async complete(argument, context, ctx) {
       const completer = completers.get(argument.name);

@@ -115,11 +115,13 @@ export function createCompletionIndex(values: readonly string[]): CompletionInde
   // Positions into `source`, ordered by lower-cased value; ties keep source order.
   // A typed array, so that a run of them sorts back into source order natively.
   const sorted = Uint32Array.from(
-    lower.map((_, i) => i).sort((a, b) => {
-      const x = lower[a] as string;
-      const y = lower[b] as string;
-      return x < y ? -1 : x > y ? 1 : a - b;
-    }),
+    lower
+      .map((_, i) => i)
+      .sort((a, b) => {
+        const x = lower[a] as string;
+        const y = lower[b] as string;
+        return x < y ? -1 : x > y ? 1 : a - b;
+      }),
   );
   /** The source values at the first `count` of `positions`. */
   function valuesAt(positions: ArrayLike<number>, count: number): string[] {

@@ -8,15 +8,7 @@ import { createEmitter } from './changes.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
 import type { Awaitable, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
-import type {
-  Completion,
-  CompletionArgument,
-  CompletionContext,
-  ReadResourceResult,
-  Resource,
-  ResourceContents,
-  ResourceTemplate,
-} from './model.js';
+import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from './model.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
 
 /** A change a resource provider reports. */

@@ -2,7 +2,7 @@
  * The protocol layer as the layers above see it: the revisions served, the
  * resolver that decides each message, and the revision contract.
  */
-export { LEGACY_VERSIONS, MODERN_VERSIONS, META_KEYS, SUPPORTED_VERSIONS } from './revisions.js';
+
 export { type ResolveContext, type Resolved, resolve, type Scope, sessionVersionRefused, versionHeader } from './resolve.js';
 export type {
   CachePolicy,
@@ -15,3 +15,4 @@ export type {
   ServerDescription,
   Wire,
 } from './revision.js';
+export { LEGACY_VERSIONS, META_KEYS, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './revisions.js';

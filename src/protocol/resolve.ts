@@ -33,8 +33,8 @@ import {
   MODERN_VERSIONS,
   modernRevision,
   negotiateLegacy,
-  readMetadataHeader,
   type RequestMeta,
+  readMetadataHeader,
   readRequestMeta,
   sessionRevisionFor,
 } from './revisions.js';
@@ -104,12 +104,14 @@ function noSession(id: RequestId): JsonRpcResponse {
 export function resolve(message: unknown, context: ResolveContext = {}): Resolved {
   const classified = classify(message);
   // Batches and malformed messages (no batching since 2025-06-18, changelog item 1).
-  if (classified.kind === 'invalid') return answer(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`), HTTP_BAD_REQUEST);
+  if (classified.kind === 'invalid')
+    return answer(errorResponse(classified.id, ErrorCode.InvalidRequest, `Invalid request: ${classified.reason}`), HTTP_BAD_REQUEST);
   const meta = classified.kind === 'response' ? undefined : readRequestMeta(classified.message.params);
   const { http, session } = context;
   const version = http ? versionHeader(http.headers) : undefined;
   const stateless =
-    (meta !== undefined && meta.kind !== 'absent') || (http !== undefined && session === undefined && !http.unknownSession && version !== undefined && !LEGACY_VERSIONS.includes(version));
+    (meta !== undefined && meta.kind !== 'absent') ||
+    (http !== undefined && session === undefined && !http.unknownSession && version !== undefined && !LEGACY_VERSIONS.includes(version));
   return stateless ? resolveStateless(classified, meta, http?.headers) : resolveSession(classified, context, version);
 }
 

@@ -40,4 +40,4 @@ export function modernRevision(version: string): Revision | undefined {
   return STATELESS_REVISIONS.find((r) => r.version === version);
 }
 
-export { headerMismatch, META_KEYS, METADATA_HEADERS, readMetadataHeader, readRequestMeta, type RequestMeta } from './rev2026-07-28/index.js';
+export { headerMismatch, META_KEYS, METADATA_HEADERS, type RequestMeta, readMetadataHeader, readRequestMeta } from './rev2026-07-28/index.js';

@@ -160,7 +160,6 @@ function covers(subscribed: string, uri: string): boolean {
   return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`);
 }
 
-
 /** Creates a connection bound to an engine and a peer. */
 export function createConnection(engine: Engine, server: ServerDescription, peer: Peer, logger: Logger): Connection {
   const inFlight = new Map<RequestId, InFlight>();

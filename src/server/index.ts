@@ -1,5 +1,5 @@
-export type { CloseReason, Connection, Peer } from './connection.js';
-export { createServer, DEFAULT_LIMITS } from './create-server.js';
-export type { Server, ServerLimits, ServerOptions } from './create-server.js';
-export { silentLogger } from '../core/context.js';
 export type { Logger } from '../core/context.js';
+export { silentLogger } from '../core/context.js';
+export type { CloseReason, Connection, Peer } from './connection.js';
+export type { Server, ServerLimits, ServerOptions } from './create-server.js';
+export { createServer, DEFAULT_LIMITS } from './create-server.js';

@@ -46,7 +46,11 @@ export function parseArguments(value: unknown, path: string, lines?: KeyLines): 
   if (value === undefined) return { args, issues };
   const report = (at: KeyPath, message: string): void => {
     const line = lines?.(at);
-    issues.push(line === undefined ? { severity: 'error', code: 'invalid_arguments', path, message } : { severity: 'error', code: 'invalid_arguments', path, line, message });
+    issues.push(
+      line === undefined
+        ? { severity: 'error', code: 'invalid_arguments', path, message }
+        : { severity: 'error', code: 'invalid_arguments', path, line, message },
+    );
   };
   if (!Array.isArray(value)) {
     report(['arguments'], '"arguments" must be a list of { name, description, required, values }');

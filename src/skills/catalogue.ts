@@ -104,7 +104,12 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     const name = entry.prompt.name;
     const owner = owners.get(name);
     if (owner !== undefined) {
-      const issue: Issue = { severity: 'warning', code: 'duplicate_name', path: source, message: `The prompt name "${name}" is already taken by ${owner}; this one is not served` };
+      const issue: Issue = {
+        severity: 'warning',
+        code: 'duplicate_name',
+        path: source,
+        message: `The prompt name "${name}" is already taken by ${owner}; this one is not served`,
+      };
       issues.push(several ? { ...issue, folder: dir } : issue);
       return;
     }

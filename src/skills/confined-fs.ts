@@ -10,7 +10,21 @@
  * several times faster). Every {@link YIELD_EVERY} calls the work yields to the
  * event loop, so a reload never stalls requests for long.
  */
-import { closeSync, constants, type Dirent, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** A directory entry as the walker reports it. */

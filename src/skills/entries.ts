@@ -9,12 +9,12 @@ import type { Prompt, PromptArgument, PromptResult, Resource } from '../core/mod
 import { fixResult } from '../core/prompts.js';
 import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
-import { readFrontmatter } from './frontmatter.js';
 import type { ConfinedFs } from './confined-fs.js';
+import { readFrontmatter } from './frontmatter.js';
 import { verifyUnchanged } from './load-skill.js';
-import type { SkillRecord } from './skill-record.js';
 import type { PromptFileRecord } from './prompt-files.js';
 import { firstSentence } from './sentence.js';
+import type { SkillRecord } from './skill-record.js';
 import { substituteTemplate } from './substitute.js';
 
 /** A prompt of the catalogue and how to render it. */
@@ -43,7 +43,11 @@ export function promptResultOf(text: string, description: string | undefined): P
 }
 
 /** An entry whose text never depends on its arguments: its result is built on first use, once. */
-function constantEntry(prompt: Prompt, completers: ReadonlyMap<string, ResolvedCompleter>, build: () => { text: string; description: string | undefined }): PromptEntry {
+function constantEntry(
+  prompt: Prompt,
+  completers: ReadonlyMap<string, ResolvedCompleter>,
+  build: () => { text: string; description: string | undefined },
+): PromptEntry {
   let result: PromptResult | undefined;
   return {
     prompt,
@@ -186,7 +190,11 @@ export function promptFileEntry(record: PromptFileRecord): PromptEntry {
   const prompt: Prompt = { name: record.name };
   if (record.description !== undefined) prompt.description = firstSentence(record.description);
   if (record.args.length > 0) prompt.arguments = record.args.map(toArgument);
-  return { prompt, completers: completersOf(record.args), render: (values, maxLength) => ({ text: record.render(values, maxLength), description: record.description }) };
+  return {
+    prompt,
+    completers: completersOf(record.args),
+    render: (values, maxLength) => ({ text: record.render(values, maxLength), description: record.description }),
+  };
 }
 
 const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');

@@ -42,7 +42,8 @@ const CLOSING = /^---[ \t]*(?:\r?\n|$)/m;
 // The value runs to the end of the line and is trimmed after the match: a lazy
 // value followed by `[ \t]*$` is quadratic on a long run of spaces.
 const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+([^\s\-?:,[\]{}#&*!|>'"%@`][^\r\n]*)$/;
-const TYPED = /^(?:[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[\da-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|true|True|TRUE|false|False|FALSE|null|Null|NULL|~|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|\d{4}-\d\d?-\d\d?.*)$/;
+const TYPED =
+  /^(?:[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[\da-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|true|True|TRUE|false|False|FALSE|null|Null|NULL|~|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|\d{4}-\d\d?-\d\d?.*)$/;
 
 /**
  * Most skills' frontmatter is a few `key: plain text` lines. Those are read
@@ -166,7 +167,12 @@ export function keyLines(text: string): KeyLines {
         let pair: Yaml.Pair | undefined;
         if (depth === 0) {
           const items = node.items;
-          topPairs ??= new Map(items.filter((p) => isScalar(p.key)).reverse().map((p) => [(p.key as Yaml.Scalar).value, p]));
+          topPairs ??= new Map(
+            items
+              .filter((p) => isScalar(p.key))
+              .reverse()
+              .map((p) => [(p.key as Yaml.Scalar).value, p]),
+          );
           pair = topPairs.get(step);
         } else pair = node.items.find((p) => isScalar(p.key) && p.key.value === step);
         if (!pair || !isScalar(pair.key)) break;

@@ -95,7 +95,13 @@ export function capIssues(issues: readonly Issue[]): Issue[] {
   }
   const summarize = (map: Map<string, { dropped: Dropped }>, where: string) => {
     for (const [path, { dropped }] of map) {
-      if (dropped.at >= 0) kept[dropped.at] = { severity: dropped.worst, code: 'too_many_findings', path, message: `${dropped.count} more findings in this ${where} are not shown` };
+      if (dropped.at >= 0)
+        kept[dropped.at] = {
+          severity: dropped.worst,
+          code: 'too_many_findings',
+          path,
+          message: `${dropped.count} more findings in this ${where} are not shown`,
+        };
     }
   };
   summarize(files, 'file');

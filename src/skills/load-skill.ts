@@ -9,7 +9,7 @@ import { keyLines, readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
 import { DEFAULT_LIMITS, type ScannedSkill } from './scan.js';
-import { decodeUtf8, digestOf, type LocaleVariant, LoadedFile, LoadedSkill, type SkillFileRecord, type SkillRecord, sha256 } from './skill-record.js';
+import { decodeUtf8, digestOf, LoadedFile, LoadedSkill, type LocaleVariant, type SkillFileRecord, type SkillRecord, sha256 } from './skill-record.js';
 import { validateSkillFrontmatter } from './validate.js';
 
 const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
@@ -24,7 +24,13 @@ function unreadable(refused: Refusal, maxFileBytes: number, what: string): { cod
 }
 
 /** Loads the skill in `dir`; undefined (with issues) when it cannot be served. */
-export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName: string, issues: Issue[], maxFileBytes = DEFAULT_MAX_FILE_BYTES): Promise<LoadedSkill | undefined> {
+export async function loadSkill(
+  fs: ConfinedFs,
+  scanned: ScannedSkill,
+  rootName: string,
+  issues: Issue[],
+  maxFileBytes = DEFAULT_MAX_FILE_BYTES,
+): Promise<LoadedSkill | undefined> {
   const { dir, file: skillEntry } = scanned;
   const skillRel = skillEntry.rel;
   const read = await fs.readListed(skillEntry, maxFileBytes);
@@ -88,7 +94,7 @@ export async function loadSkill(fs: ConfinedFs, scanned: ScannedSkill, rootName:
     if (locale) {
       const variantText = decodeUtf8(content.bytes);
       const variant = variantText === undefined ? undefined : await readFrontmatter(variantText);
-      if (!variant || !variant.ok) {
+      if (!variant?.ok) {
         issues.push({
           severity: 'warning',
           code: 'invalid_locale_variant',

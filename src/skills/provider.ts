@@ -13,7 +13,7 @@ import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
 import { toBase64 } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
 import { parseUriTemplate } from '../core/uri-template.js';
-import { InvalidParamsError, ProtocolError, ErrorCode } from '../jsonrpc/errors.js';
+import { ErrorCode, InvalidParamsError, ProtocolError } from '../jsonrpc/errors.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
 import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';

@@ -79,8 +79,9 @@ export async function scanFolder(fs: ConfinedFs, limits: ScanLimits = DEFAULT_LI
         path: rel,
       });
     }
-    const skillFile = children.find((c) => c.kind === 'file' && (c.rel.endsWith('/SKILL.md') || c.rel === 'SKILL.md'))
-      ?? children.find((c) => c.kind === 'file' && (c.rel.endsWith('/skill.md') || c.rel === 'skill.md'));
+    const skillFile =
+      children.find((c) => c.kind === 'file' && (c.rel.endsWith('/SKILL.md') || c.rel === 'SKILL.md')) ??
+      children.find((c) => c.kind === 'file' && (c.rel.endsWith('/skill.md') || c.rel === 'skill.md'));
     if (skillFile) {
       const skill: ScannedSkill = { dir: relDir, file: skillFile, entries: [] };
       skills.push(skill);

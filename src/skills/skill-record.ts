@@ -64,7 +64,6 @@ export interface SkillRecord {
   directories: readonly string[];
 }
 
-
 // Shared by every skill that has none: most skills are a lone SKILL.md.
 const NO_REFERENCES: ReadonlyMap<string, string> = new Map();
 const ROOT_ONLY: readonly string[] = Object.freeze(['']);

@@ -24,10 +24,12 @@ import { OutputLimitError } from '../core/errors.js';
  * is). The regexes here have no named groups: the offset is the next-to-last
  * argument.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a replace callback's groups are of any number and kind
 function counted<F extends (match: string, ...rest: any[]) => string>(replace: F, maxLength: number | undefined): F {
   if (maxLength === undefined) return replace;
   // Output length minus input length so far.
   let growth = 0;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   return ((match: string, ...rest: any[]) => {
     const value = replace(match, ...rest);
     const offset = rest[rest.length - 2] as number;
@@ -38,6 +40,7 @@ function counted<F extends (match: string, ...rest: any[]) => string>(replace: F
 }
 
 /** `body.replace(pattern, replace)`, stopped once the output passes `maxLength`. */
+// biome-ignore lint/suspicious/noExplicitAny: as above
 function replaceWithin(body: string, pattern: RegExp, replace: (match: string, ...rest: any[]) => string, maxLength: number | undefined): string {
   const output = body.replace(pattern, counted(replace, maxLength));
   // The text after the last placeholder, or a body longer than the limit on its own.
@@ -235,8 +238,8 @@ const TEMPLATE_PLACEHOLDER = /(\\?)\{\{[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\}\}
  */
 export function templateVariables(body: string): string[] {
   const names = new Set<string>();
-  for (const [, escape, name] of body.matchAll(TEMPLATE_PLACEHOLDER)) {
-    if (escape === '') names.add(name as string);
+  for (const [, escaped, name] of body.matchAll(TEMPLATE_PLACEHOLDER)) {
+    if (escaped === '') names.add(name as string);
   }
   return [...names];
 }
@@ -260,8 +263,8 @@ export function substituteTemplate(body: string, values: Record<string, string |
   return replaceWithin(
     body,
     TEMPLATE_PLACEHOLDER,
-    (match: string, escape: string, name: string) => {
-      if (escape !== '') return match.slice(1);
+    (match: string, escaped: string, name: string) => {
+      if (escaped !== '') return match.slice(1);
       return Object.hasOwn(values, name) ? (values[name] ?? '') : '';
     },
     maxLength,

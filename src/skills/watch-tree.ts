@@ -16,7 +16,6 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSkippedFolder } from './skipped.js';
 
-
 /** The watchers of a tree. */
 export interface TreeWatcher {
   /** Watches the folders the tree has now, and stops watching the ones gone. */

@@ -69,7 +69,11 @@ function allowed(file: string, target: string): boolean {
     case 'protocol': {
       const folder = file.split('/')[1] as string;
       // Only the list of revisions reaches into their folders; the rest of the layer goes through it.
-      if (!REVISION_FOLDER.test(folder)) return ['core', 'jsonrpc'].includes(to as string) || (to === 'protocol' && (!REVISION_FOLDER.test(target.split('/')[1] as string) || file === 'protocol/revisions.ts'));
+      if (!REVISION_FOLDER.test(folder))
+        return (
+          ['core', 'jsonrpc'].includes(to as string) ||
+          (to === 'protocol' && (!REVISION_FOLDER.test(target.split('/')[1] as string) || file === 'protocol/revisions.ts'))
+        );
       if (to !== 'protocol') return to === 'core' || to === 'jsonrpc';
       const targetFolder = target.split('/')[1] as string;
       return targetFolder === folder || targetFolder === 'revision.ts' || targetFolder === BASE[folder];

@@ -8,7 +8,9 @@ import { hasDefinition, schemaErrors } from '../_schema.js';
 
 describe('schema referee', () => {
   it('refuses a test not tagged schema, before it looks for the schemas', () => {
-    expect(() => schemaErrors('2026-07-28', 'Resource', {})).toThrow(/"test\/architecture\/schema-referee\.test\.ts > schema referee > refuses .*" uses the schema referee but is not tagged 'schema'/);
+    expect(() => schemaErrors('2026-07-28', 'Resource', {})).toThrow(
+      /"test\/architecture\/schema-referee\.test\.ts > schema referee > refuses .*" uses the schema referee but is not tagged 'schema'/,
+    );
     expect(() => hasDefinition('2026-07-28', 'Resource')).toThrow(/not tagged 'schema'/);
   });
 

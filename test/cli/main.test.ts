@@ -111,7 +111,9 @@ describe('skillport serve --http', () => {
   it('binds 127.0.0.1, answers on /mcp, and accepts a Host only when allowed', async () => {
     const { spawn } = await import('node:child_process');
     const { request } = await import('node:http');
-    const child = spawn(process.execPath, [BIN, 'serve', VALID, '--http', '127.0.0.1:0', '--allow-host', 'skills.example'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', VALID, '--http', '127.0.0.1:0', '--allow-host', 'skills.example'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       const url = await new Promise<URL>((resolve, reject) => {
         let log = '';
@@ -127,10 +129,21 @@ describe('skillport serve --http', () => {
       });
       const post = (host: string) =>
         new Promise<number>((resolve, reject) => {
-          const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+          const body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'server/discover',
+            params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+          });
           const req = request(url, {
             method: 'POST',
-            headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+            headers: {
+              host,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2026-07-28',
+              'mcp-method': 'server/discover',
+            },
           });
           req.on('response', (res) => {
             res.resume();

@@ -136,7 +136,7 @@ describe('help', () => {
     expect(await runCli(command, '-h')).toEqual(result);
   });
 
-  it('prints skillport\'s help for help, --help and -h alone', async () => {
+  it("prints skillport's help for help, --help and -h alone", async () => {
     const result = await runCli('--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: skillport <command> \[options\]/);
@@ -145,7 +145,7 @@ describe('help', () => {
     expect(await runCli('-h')).toEqual(result);
   });
 
-  it('prints a command\'s help even beside a flag it does not take', async () => {
+  it("prints a command's help even beside a flag it does not take", async () => {
     const result = await runCli('list', '--http', '1', '--help');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: skillport list /);

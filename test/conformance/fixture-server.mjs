@@ -10,16 +10,8 @@
 // only trigger changes through tools, which skillport does not serve).
 // SIGTERM and SIGINT close the server gracefully.
 import { parseArgs } from 'node:util';
-import {
-  createServer,
-  definePrompt,
-  defineResource,
-  defineResourceTemplate,
-  livePrompts,
-  liveResources,
-  ResourceNotFoundError,
-} from '../../dist/index.js';
 import { serveHttp } from '../../dist/http.js';
+import { createServer, definePrompt, defineResource, defineResourceTemplate, livePrompts, liveResources, ResourceNotFoundError } from '../../dist/index.js';
 
 const { values } = parseArgs({ options: { http: { type: 'string', default: '127.0.0.1:0' }, stateless: { type: 'boolean', default: false } } });
 const match = /^(.*):(\d+)$/.exec(values.http);
@@ -68,7 +60,13 @@ const basePrompts = [
 
 let watchedVersion = 1;
 const staticResources = [
-  defineResource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource for testing', mimeType: 'text/plain', read: () => 'This is the content of the static text resource.' }),
+  defineResource({
+    uri: 'test://static-text',
+    name: 'static-text',
+    description: 'A static text resource for testing',
+    mimeType: 'text/plain',
+    read: () => 'This is the content of the static text resource.',
+  }),
   defineResource({
     uri: 'test://static-binary',
     name: 'static-binary',

@@ -31,8 +31,18 @@ import { parse as parseYaml } from 'yaml';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE22 = join(ROOT, 'node_modules/node/bin/node');
 const SUITES = [
-  { name: '@modelcontextprotocol/conformance@0.1.16', version: '0.1.16', cli: join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'), revisions: ['2025-06-18', '2025-11-25'] },
-  { name: '@modelcontextprotocol/conformance@0.2.0-alpha.12', version: '0.2.0-alpha.12', cli: join(ROOT, 'node_modules/conformance-next/dist/index.js'), revisions: ['2025-06-18', '2025-11-25', '2026-07-28'] },
+  {
+    name: '@modelcontextprotocol/conformance@0.1.16',
+    version: '0.1.16',
+    cli: join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
+    revisions: ['2025-06-18', '2025-11-25'],
+  },
+  {
+    name: '@modelcontextprotocol/conformance@0.2.0-alpha.12',
+    version: '0.2.0-alpha.12',
+    cli: join(ROOT, 'node_modules/conformance-next/dist/index.js'),
+    revisions: ['2025-06-18', '2025-11-25', '2026-07-28'],
+  },
 ];
 
 /** The scenarios in scope. Tools, sampling, elicitation, logging and tasks are not served by skillport. */
@@ -74,7 +84,9 @@ for (const [file, what] of [
   }
 }
 
-const { values } = parseArgs({ options: { scenario: { type: 'string', multiple: true }, keep: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { scenario: { type: 'string', multiple: true }, keep: { type: 'boolean', default: false }, timings: { type: 'boolean', default: false } },
+});
 
 function run(command, args, { timeoutMs = 120_000 } = {}) {
   return new Promise((resolve) => {
@@ -94,7 +106,10 @@ function run(command, args, { timeoutMs = 120_000 } = {}) {
 }
 
 async function startFixture(extraArgs = []) {
-  const child = spawn(process.execPath, [join(ROOT, 'test/conformance/fixture-server.mjs'), '--http', '127.0.0.1:0', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'test/conformance/fixture-server.mjs'), '--http', '127.0.0.1:0', ...extraArgs], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = await new Promise((resolve, reject) => {
@@ -170,7 +185,9 @@ async function runRevision(suite, revision, scenarios, url, outDir) {
       outputs.push(output);
     }
   } else {
-    const { output } = await run(NODE22, [suite.cli, 'server', '--url', url, '--suite', 'all', '--spec-version', revision, '-o', outDir], { timeoutMs: 600_000 });
+    const { output } = await run(NODE22, [suite.cli, 'server', '--url', url, '--suite', 'all', '--spec-version', revision, '-o', outDir], {
+      timeoutMs: 600_000,
+    });
     outputs.push(output);
   }
   if (values.timings) console.log(`  ${suite.name} @ ${revision}: ${Date.now() - started} ms`);
@@ -251,5 +268,7 @@ try {
   if (values.keep) console.log(`\nResults kept in ${outRoot}`);
   else rmSync(outRoot, { recursive: true, force: true });
 }
-console.log(`\n${summary.join('\n')}\n${failed ? 'Conformance: FAILED' : 'Conformance: passed (in-scope scenarios; baselined failures listed in test/conformance/expected-failures/)'}`);
+console.log(
+  `\n${summary.join('\n')}\n${failed ? 'Conformance: FAILED' : 'Conformance: passed (in-scope scenarios; baselined failures listed in test/conformance/expected-failures/)'}`,
+);
 process.exit(failed ? 1 : 0);

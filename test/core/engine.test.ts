@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/context.js';
 import { createEngine } from '../../src/core/engine.js';
+import { OutputLimitError } from '../../src/core/errors.js';
 import { definePrompt, livePrompts, staticPrompts } from '../../src/core/prompts.js';
 import { defineResource, defineResourceTemplate, liveResources, staticResources } from '../../src/core/resources.js';
-import { OutputLimitError } from '../../src/core/errors.js';
 import { ErrorCode } from '../../src/jsonrpc/errors.js';
 
 const ctx = { signal: new AbortController().signal, logger: silentLogger };
@@ -146,7 +146,10 @@ describe('createEngine', () => {
       prompts: staticPrompts([definePrompt({ name: 'small', get: () => 'ten bytes!' }), definePrompt({ name: 'big', get: () => 'é'.repeat(6) })]),
     });
     expect((await engine.getPrompt('small', {}, ctx)).messages).toHaveLength(1);
-    await expect(engine.getPrompt('big', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The prompt is larger than this server allows' });
+    await expect(engine.getPrompt('big', {}, ctx)).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'The prompt is larger than this server allows',
+    });
   });
 
   it('answers a provider that stopped at an output cap (OutputLimitError) like a result over it: -32603, reason logged', async () => {
@@ -158,8 +161,14 @@ describe('createEngine', () => {
       prompts: { list: () => [{ name: 'p' }], get: () => Promise.reject(new OutputLimitError('it passed 10 characters')) },
       resources: { list: () => [], read: () => Promise.reject(new OutputLimitError('the file has more than 10 bytes')) },
     });
-    await expect(engine.getPrompt('p', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The prompt is larger than this server allows' });
-    await expect(engine.readResource('x://y', ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The resource is larger than this server serves' });
+    await expect(engine.getPrompt('p', {}, ctx)).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'The prompt is larger than this server allows',
+    });
+    await expect(engine.readResource('x://y', ctx)).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: 'The resource is larger than this server serves',
+    });
     expect(warnings).toEqual(['Prompt "p": it passed 10 characters', 'Resource x://y: the file has more than 10 bytes']);
     expect(engine.limits).toEqual({ maxPromptBytes: 10, maxResourceBytes: 10 });
   });
@@ -179,7 +188,10 @@ describe('createEngine', () => {
     expect((await engine.readResource('x://text', ctx)).contents).toHaveLength(1);
     expect((await engine.readResource('x://blob', ctx)).contents).toHaveLength(1);
     for (const uri of ['x://over', 'x://big-blob']) {
-      await expect(engine.readResource(uri, ctx)).rejects.toMatchObject({ code: ErrorCode.InternalError, message: 'The resource is larger than this server serves' });
+      await expect(engine.readResource(uri, ctx)).rejects.toMatchObject({
+        code: ErrorCode.InternalError,
+        message: 'The resource is larger than this server serves',
+      });
     }
   });
 

@@ -40,7 +40,7 @@ describe('definePrompt', () => {
     expect(await prompt.complete({ name: 'c', value: '' }, { arguments: {} }, ctx)).toEqual({ values: [] });
   });
 
-  it('serves a fixed output as one frozen result, leaving the caller\'s object alone', async () => {
+  it("serves a fixed output as one frozen result, leaving the caller's object alone", async () => {
     const mine = { description: 'd', messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'fixed' } }] };
     const prompt = definePrompt({ name: 'f', output: mine });
     const first = await prompt.get({}, ctx);

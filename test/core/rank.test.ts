@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCompletionIndex, FUZZY_SCAN_LIMIT, MAX_COMPLETION_VALUES, rankCompletions } from '../../src/core/rank.js';
 import type { Completion } from '../../src/core/model.js';
+import { createCompletionIndex, FUZZY_SCAN_LIMIT, MAX_COMPLETION_VALUES, rankCompletions } from '../../src/core/rank.js';
 
 /** In-order subsequence by code unit, written apart from rank.ts on purpose. */
 function inOrder(needle: string, haystack: string): boolean {
@@ -48,7 +48,11 @@ function scenario(padding: number, maxValues: number) {
         ? word
         : fc.tuple(fc.nat(), fc.nat(8), fc.nat(8), fc.integer({ min: 0, max: 255 }), fc.constantFrom('slice', 'pick', 'upper')).map(([v, a, b, mask, how]) => {
             const value = values[v % values.length]!;
-            if (how === 'pick') return value.split('').filter((_, k) => (mask >> k) & 1).join('');
+            if (how === 'pick')
+              return value
+                .split('')
+                .filter((_, k) => (mask >> k) & 1)
+                .join('');
             const slice = value.slice(Math.min(a, b), Math.max(a, b));
             return how === 'upper' ? slice.toUpperCase() : slice;
           });

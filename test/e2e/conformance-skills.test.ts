@@ -35,12 +35,16 @@ afterAll(() => {
 });
 
 describe('conformance suite, Skills extension scenarios', () => {
-  it.each(['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'])('passes %s with no failure or warning', async (scenario) => {
-    const { stdout } = await run(NODE22, [SUITE, 'server', '--url', url, '--scenario', scenario], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
-    const summary = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(stdout);
-    expect(summary, stdout).not.toBeNull();
-    const [, passed, total, failed, warnings] = summary as unknown as [string, string, string, string, string];
-    expect({ passed: Number(passed), failed: Number(failed), warnings: Number(warnings) }).toEqual({ passed: Number(total), failed: 0, warnings: 0 });
-    expect(Number(total)).toBeGreaterThan(0);
-  }, 150_000);
+  it.each(['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'])(
+    'passes %s with no failure or warning',
+    async (scenario) => {
+      const { stdout } = await run(NODE22, [SUITE, 'server', '--url', url, '--scenario', scenario], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+      const summary = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(stdout);
+      expect(summary, stdout).not.toBeNull();
+      const [, passed, total, failed, warnings] = summary as unknown as [string, string, string, string, string];
+      expect({ passed: Number(passed), failed: Number(failed), warnings: Number(warnings) }).toEqual({ passed: Number(total), failed: 0, warnings: 0 });
+      expect(Number(total)).toBeGreaterThan(0);
+    },
+    150_000,
+  );
 });

@@ -34,7 +34,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function vitest(env: Record<string, string>, json = false): { status: number | null; output: string; report?: Report; reportPath: string } {
   const reportPath = join(work, `report-${Math.random().toString(36).slice(2)}.json`);
   const reporters = json ? ['--reporter=default', '--reporter=./test/_schema-reporter.ts', '--reporter=json', `--outputFile.json=${reportPath}`] : [];
-  const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', FILE, ...reporters], { cwd: clone, env: childEnv(env), encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', FILE, ...reporters], {
+    cwd: clone,
+    env: childEnv(env),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const output = `${run.stdout}${run.stderr}`;
   return { status: run.status, output, reportPath, ...(json && run.status !== null ? { report: JSON.parse(readFileSync(reportPath, 'utf8')) as Report } : {}) };
 }

@@ -51,7 +51,12 @@ async function connectV1(url: URL, version?: '2025-06-18') {
     // v1 always offers its newest revision; rewrite the offer to pin an older one.
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) =>
-      send('method' in message && message.method === 'initialize' ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage) : message, options);
+      send(
+        'method' in message && message.method === 'initialize'
+          ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
+          : message,
+        options,
+      );
   }
   const client = new ClientV1({ name: 'sdk-v1-http', version: '1.0.0' });
   await client.connect(transport);
@@ -81,7 +86,11 @@ async function journeyV1(client: ClientV1): Promise<void> {
   expect(got.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'arg1=one arg2=two' } }]);
   const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'with_args' }, argument: { name: 'arg1', value: 'ALP' } });
   expect(completed.completion.values).toEqual(['alpha', 'alphabet']);
-  const context = await client.complete({ ref: { type: 'ref/prompt', name: 'pair' }, argument: { name: 'variety', value: '' }, context: { arguments: { fruit: 'apple' } } });
+  const context = await client.complete({
+    ref: { type: 'ref/prompt', name: 'pair' },
+    argument: { name: 'variety', value: '' },
+    context: { arguments: { fruit: 'apple' } },
+  });
   expect(context.completion.values).toEqual(['gala', 'fuji']);
   const read = await client.readResource({ uri: 'test://template/123/data' });
   expect(read.contents).toEqual([{ uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":123}' }]);

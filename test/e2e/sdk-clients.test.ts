@@ -7,11 +7,7 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  type JSONRPCMessage,
-  PromptListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../_stdio-client.js';
 
@@ -37,7 +33,11 @@ async function connectV1(version?: '2025-06-18') {
     // v1 always offers its newest revision; rewrite the offer to pin an older one.
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage) =>
-      send('method' in message && message.method === 'initialize' ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage) : message);
+      send(
+        'method' in message && message.method === 'initialize'
+          ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
+          : message,
+      );
   }
   const client = new ClientV1({ name: 'sdk-v1-test', version: '1.0.0' });
   await client.connect(transport);

@@ -30,14 +30,21 @@ function put(rel: string, content: string | Buffer): void {
   written.set(rel, bytes);
 }
 
-const skillMd = (name: string, description: string, extra = '') => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nBody of ${name}.\n`;
+const skillMd = (name: string, description: string, extra = '') =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nBody of ${name}.\n`;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'skillport-host-'));
   // A repository root: a README, docs, and skills one level down, as the public collections are laid out.
   put('README.md', '# A collection\n');
-  put('skills/xml-schemas/SKILL.md', Buffer.concat([BOM, Buffer.from(skillMd('xml-schemas', 'Validates documents against XML schemas.').replaceAll('\n', '\r\n'))]));
-  put('skills/xml-schemas/schemas/base.xsd', Buffer.concat([BOM, Buffer.from('<?xml version="1.0"?>\r\n<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>\r\n')]));
+  put(
+    'skills/xml-schemas/SKILL.md',
+    Buffer.concat([BOM, Buffer.from(skillMd('xml-schemas', 'Validates documents against XML schemas.').replaceAll('\n', '\r\n'))]),
+  );
+  put(
+    'skills/xml-schemas/schemas/base.xsd',
+    Buffer.concat([BOM, Buffer.from('<?xml version="1.0"?>\r\n<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>\r\n')]),
+  );
   put('skills/xml-schemas/reference/rfc.txt', Buffer.concat([BOM, Buffer.from('Network Working Group\r\nRequest for Comments\r\n')]));
   put('skills/xml-schemas/reference/latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café" in Latin-1: not UTF-8
   put('skills/xml-schemas/assets/pixel.bin', Buffer.from([0x00, 0x01, 0x02, 0xff]));

@@ -17,7 +17,7 @@ import { parse as parseYaml } from 'yaml';
 import { schemaErrors } from '../_schema.js';
 import { BIN, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
 
-const closers: Array<() => Promise<unknown> | void> = [];
+const closers: Array<() => unknown> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
@@ -50,7 +50,9 @@ describe('skills over stdio with the SDK v1 client', () => {
     const unicode = await client.getPrompt({ name: 'unicode-skill' });
     expect(unicode.messages).toEqual([{ role: 'user', content: { type: 'text', text: readFileSync(join(dir, 'unicode-skill/SKILL.md'), 'utf8') } }]);
     const pdf = await client.getPrompt({ name: 'pdf-tools' });
-    expect(pdf.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Read pdf-tools-references-forms (skill://pdf-tools/references/forms.md) before filling') });
+    expect(pdf.messages[0]?.content).toMatchObject({
+      text: expect.stringContaining('Read pdf-tools-references-forms (skill://pdf-tools/references/forms.md) before filling'),
+    });
     const greeting = await client.getPrompt({ name: 'greeting', arguments: { who: 'Grace', language: 'english', variant: 'en-GB' } });
     expect(greeting.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Say hello to Grace in english (en-GB).') });
     await expect(client.getPrompt({ name: 'greeting' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('who') });

@@ -55,8 +55,7 @@ describe('parseMessage', () => {
   });
 
   it('agrees with the depth of the parsed value, for any JSON and any limit', () => {
-    const depthOf = (value: unknown): number =>
-      typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
+    const depthOf = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
     fc.assert(
       fc.property(fc.json({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 }), (text, limit) => {
         expect(nestingDepthExceeds(text, limit)).toBe(depthOf(JSON.parse(text)) > limit);
@@ -117,7 +116,7 @@ describe('serializeMessage', () => {
 describe('splitStableMessage', () => {
   it('gives the bytes serializeMessage writes, in parts, for stable results only', () => {
     const stable = markStable({ prompts: [{ name: 'é ☕', description: 'line\nbreak \u2028 "q"' }], nextCursor: 'c' });
-    for (const id of [0, 42, 'x "y" \ z', '\ud83d\ude00']) {
+    for (const id of [0, 42, 'x "y" \\ z', '\ud83d\ude00']) {
       const message = resultResponse(id, stable);
       const parts = splitStableMessage(message);
       expect(parts).toBeDefined();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeListedPrompt } from '../../src/protocol/rev2025-06-18/encode.js';
-import { SHAPE_2025_06_18 } from '../../src/protocol/rev2025-06-18/encode.js';
+import { encodeListedPrompt, SHAPE_2025_06_18 } from '../../src/protocol/rev2025-06-18/encode.js';
 import { SHAPE_2025_11_25 } from '../../src/protocol/rev2025-11-25/index.js';
 
 describe('encodeListedPrompt', () => {

@@ -4,7 +4,7 @@
  * revision's official JSON Schema.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { schemaErrors, type RevisionName } from '../_schema.js';
+import { type RevisionName, schemaErrors } from '../_schema.js';
 import { initialize, type Message, RawStdioClient } from '../_stdio-client.js';
 
 function expectSchema(revision: RevisionName, name: string, value: unknown): void {

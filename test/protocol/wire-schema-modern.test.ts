@@ -83,11 +83,7 @@ describe('2026-07-28 on the wire', () => {
 
   it('rejects bad envelopes and removed methods with the 2026 codes', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
-    const unsupported = expectError(
-      await client.request('prompts/list', { _meta: modernMeta('2099-01-01') }),
-      -32022,
-      'UnsupportedProtocolVersionError',
-    );
+    const unsupported = expectError(await client.request('prompts/list', { _meta: modernMeta('2099-01-01') }), -32022, 'UnsupportedProtocolVersionError');
     expect(unsupported.data).toEqual({ supported: ['2026-07-28'], requested: '2099-01-01' });
 
     const noCapabilities = { _meta: { 'io.modelcontextprotocol/protocolVersion': REV } };

@@ -33,7 +33,24 @@ export const METHODS = [
 ] as const;
 
 /** Prompt names of both fixtures (not `slow`: it waits 10 s by design). */
-const NAMES = ['greeting', 'localized', 'pdf-tools', 'summarize', 'frontend:review', 'component', 'simple', 'with_args', 'many', 'pair', 'fails', 'multiline', 'content_kinds', 'nope', '', '../greeting'];
+const NAMES = [
+  'greeting',
+  'localized',
+  'pdf-tools',
+  'summarize',
+  'frontend:review',
+  'component',
+  'simple',
+  'with_args',
+  'many',
+  'pair',
+  'fails',
+  'multiline',
+  'content_kinds',
+  'nope',
+  '',
+  '../greeting',
+];
 const URIS = [
   'skill://pdf-tools/SKILL.md',
   'skill://pdf-tools/assets/logo.png',
@@ -82,19 +99,35 @@ function plausible(key: string): fc.Arbitrary<unknown> {
       return fc.constantFrom(...URIS);
     case 'arguments':
       return fc.oneof(
-        fc.dictionary(fc.constantFrom('who', 'language', 'variant', 'arg1', 'arg2', 'value', 'fruit', 'text', 'locale', 'arguments', '__proto__'), fc.oneof(fc.string(), weirdString)),
+        fc.dictionary(
+          fc.constantFrom('who', 'language', 'variant', 'arg1', 'arg2', 'value', 'fruit', 'text', 'locale', 'arguments', '__proto__'),
+          fc.oneof(fc.string(), weirdString),
+        ),
         fc.constant({ who: 'x', text: 'y', arg1: 'a', arg2: 'b' }),
       );
     case 'cursor':
       return fc.oneof(fc.string(), fc.constantFrom(btoa('sp1:1'), btoa('sp1:99999999999'), btoa('sp1:-1'), btoa('sp1:1e3'), '!!!', 'c3AxOjE'));
     case 'ref':
-      return fc.record({ type: fc.constantFrom('ref/prompt', 'ref/resource', 'ref/other'), name: fc.constantFrom(...NAMES), uri: fc.constantFrom('skill://{skill}/{+path}', 'test://template/{id}/data', ...URIS) }, { requiredKeys: ['type'] });
+      return fc.record(
+        {
+          type: fc.constantFrom('ref/prompt', 'ref/resource', 'ref/other'),
+          name: fc.constantFrom(...NAMES),
+          uri: fc.constantFrom('skill://{skill}/{+path}', 'test://template/{id}/data', ...URIS),
+        },
+        { requiredKeys: ['type'] },
+      );
     case 'argument':
-      return fc.record({ name: fc.constantFrom('who', 'language', 'variant', 'arg1', 'value', 'skill', 'path', 'id', 'fruit', 'variety'), value: fc.oneof(fc.string(), weirdString) });
+      return fc.record({
+        name: fc.constantFrom('who', 'language', 'variant', 'arg1', 'value', 'skill', 'path', 'id', 'fruit', 'variety'),
+        value: fc.oneof(fc.string(), weirdString),
+      });
     case 'context':
       return fc.record({ arguments: fc.dictionary(fc.constantFrom('language', 'fruit', 'skill'), fc.string()) });
     case 'notifications':
-      return fc.record({ promptsListChanged: fc.boolean(), resourcesListChanged: fc.boolean(), resourceSubscriptions: fc.array(fc.constantFrom(...URIS), { maxLength: 3 }) }, { requiredKeys: [] });
+      return fc.record(
+        { promptsListChanged: fc.boolean(), resourcesListChanged: fc.boolean(), resourceSubscriptions: fc.array(fc.constantFrom(...URIS), { maxLength: 3 }) },
+        { requiredKeys: [] },
+      );
     case 'protocolVersion':
       return fc.constantFrom('2025-06-18', '2025-11-25', '2026-07-28', '2024-11-05', '1999-01-01', '');
     case 'capabilities':
@@ -110,20 +143,33 @@ function plausible(key: string): fc.Arbitrary<unknown> {
   }
 }
 
-const PARAM_KEYS = ['name', 'arguments', 'cursor', 'uri', 'ref', 'argument', 'context', 'notifications', 'protocolVersion', 'capabilities', 'clientInfo', 'requestId', 'reason', 'level'];
+const PARAM_KEYS = [
+  'name',
+  'arguments',
+  'cursor',
+  'uri',
+  'ref',
+  'argument',
+  'context',
+  'notifications',
+  'protocolVersion',
+  'capabilities',
+  'clientInfo',
+  'requestId',
+  'reason',
+  'level',
+];
 
 /** Params with each relevant key absent, plausible or of a wrong type. */
-const params: fc.Arbitrary<Record<string, unknown>> = fc
-  .array(fc.tuple(fc.constantFrom(...PARAM_KEYS), fc.boolean()), { maxLength: 5 })
-  .chain((picks) =>
-    picks.length === 0
-      ? fc.constant({})
-      : fc.tuple(...picks.map(([key, right]) => (right ? plausible(key) : wrongValue).map((value) => [key, value] as const))).map((entries) => {
-          const out: Record<string, unknown> = {};
-          for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-          return out;
-        }),
-  );
+const params: fc.Arbitrary<Record<string, unknown>> = fc.array(fc.tuple(fc.constantFrom(...PARAM_KEYS), fc.boolean()), { maxLength: 5 }).chain((picks) =>
+  picks.length === 0
+    ? fc.constant({})
+    : fc.tuple(...picks.map(([key, right]) => (right ? plausible(key) : wrongValue).map((value) => [key, value] as const))).map((entries) => {
+        const out: Record<string, unknown> = {};
+        for (const [key, value] of entries) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+        return out;
+      }),
+);
 
 /** A request id: usual ones, colliding ones (duplicates in one write), and ones MCP forbids. */
 const id = fc.oneof(
@@ -142,7 +188,11 @@ function envelope(era: Era): fc.Arbitrary<Record<string, unknown> | undefined> {
     fc.constant({ 'io.modelcontextprotocol/protocolVersion': 7, 'io.modelcontextprotocol/clientCapabilities': {} }),
     fc.constant({ 'io.modelcontextprotocol/protocolVersion': '2030-01-01', 'io.modelcontextprotocol/clientCapabilities': {} }),
     fc.constant({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': [] }),
-    fc.constant({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': 'x' }),
+    fc.constant({
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': 'x',
+    }),
   );
   return era === 'modern'
     ? fc.oneof({ weight: 8, arbitrary: fc.constant(modernMeta()) }, { weight: 2, arbitrary: broken })
@@ -195,11 +245,19 @@ function mutate(text: string): fc.Arbitrary<Buffer> {
     {
       weight: 2,
       arbitrary: fc
-        .tuple(fc.nat({ max: bytes.length }), fc.constantFrom([0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf], [0xef, 0xbb, 0xbf], [0x00], [0x0d]))
+        .tuple(
+          fc.nat({ max: bytes.length }),
+          fc.constantFrom([0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf], [0xef, 0xbb, 0xbf], [0x00], [0x0d]),
+        )
         .map(([at, insert]) => Buffer.concat([bytes.subarray(0, at), Buffer.from(insert), bytes.subarray(at)])),
     },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 100_000 }).map((n) => Buffer.from(`${'['.repeat(n)}${text}${']'.repeat(n)}`)) },
-    { weight: 1, arbitrary: fc.integer({ min: 65, max: 5000 }).map((n) => Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}`)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 65, max: 5000 })
+        .map((n) => Buffer.from(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}`)),
+    },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 1000 }).map((n) => Buffer.from(text.replace(/^\{/, `{"pad":"${'\\u0041'.repeat(n)}",`))) },
   );
 }

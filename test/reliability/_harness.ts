@@ -152,7 +152,9 @@ export class LineClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiters = this.#waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`Hang guard: no matching message in ${timeoutMs} ms (exit: ${JSON.stringify(this.exitInfo)}); stderr tail: ${this.stderr.slice(-2000)}`));
+        reject(
+          new Error(`Hang guard: no matching message in ${timeoutMs} ms (exit: ${JSON.stringify(this.exitInfo)}); stderr tail: ${this.stderr.slice(-2000)}`),
+        );
       }, timeoutMs);
       const done = (m: Message): void => {
         clearTimeout(timer);
@@ -240,7 +242,8 @@ export function responseProblems(revision: RevisionName, message: Message, metho
   }
   if ('result' in subject && method !== undefined) {
     const definition = RESULT_DEFINITIONS[method];
-    if (definition && hasDefinition(revision, definition)) problems.push(...schemaErrors(revision, definition, subject.result).map((e) => `${definition}: ${e}`));
+    if (definition && hasDefinition(revision, definition))
+      problems.push(...schemaErrors(revision, definition, subject.result).map((e) => `${definition}: ${e}`));
   }
   return problems;
 }

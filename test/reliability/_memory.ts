@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryFlat, MiB, rssOf, SOAK } from './_harness.js';
+import { MiB, memoryFlat, rssOf, SOAK } from './_harness.js';
 
 /** Rounds of equal work per case; RSS is sampled after each. */
 export const ROUNDS = SOAK ? 8 : 6;
@@ -36,7 +36,10 @@ export function memoryFolder(): { dir: string; remove(): void } {
   };
   // A page of text whose reads answer about 10 KB each: cheap to serve, quick to fill a buffer.
   file('pick/references/page.md', `${'lorem ipsum dolor sit amet '.repeat(40)}\n`.repeat(10));
-  file('pick/SKILL.md', '---\nname: pick\ndescription: Picks a colour.\narguments:\n  - name: colour\n    values: [red, green, blue, cyan, magenta, yellow]\n---\nPick {{colour}}.\n');
+  file(
+    'pick/SKILL.md',
+    '---\nname: pick\ndescription: Picks a colour.\narguments:\n  - name: colour\n    values: [red, green, blue, cyan, magenta, yellow]\n---\nPick {{colour}}.\n',
+  );
   // One argument used USES times, in each format skillport substitutes.
   file('echo/SKILL.md', `---\nname: echo\ndescription: Echoes.\narguments:\n  - name: text\n    required: true\n---\n${'{{text}}\n'.repeat(USES)}`);
   file('prompts/many.md', `---\ndescription: Many uses.\narguments:\n  - name: text\n    required: true\n---\n${'{{text}}\n'.repeat(USES)}`);

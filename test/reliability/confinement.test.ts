@@ -119,7 +119,13 @@ async function everything(call: (method: string, params: Message) => Promise<Mes
     replies.push(await call('resources/directory/read', { uri: String(skill.uri).replace(/SKILL\.md$/, '') }));
   }
   for (const value of ['', 'good/', 'link', '../', 'linked']) {
-    replies.push(await call('completion/complete', { ref: { type: 'ref/resource', uri: 'skill://{skill}/{+path}' }, argument: { name: 'path', value }, context: { arguments: { skill: 'good' } } }));
+    replies.push(
+      await call('completion/complete', {
+        ref: { type: 'ref/resource', uri: 'skill://{skill}/{+path}' },
+        argument: { name: 'path', value },
+        context: { arguments: { skill: 'good' } },
+      }),
+    );
     replies.push(await call('completion/complete', { ref: { type: 'ref/resource', uri: 'skill://{skill}/{+path}' }, argument: { name: 'skill', value } }));
   }
   const refused: Message[] = [];
@@ -155,7 +161,8 @@ describe('confinement', () => {
       const client = new LineClient(BIN, ['serve', served, '--log-level', 'warn']);
       let n = 0;
       try {
-        if (era === '2025-11-25') await client.request('initialize', { protocolVersion: era, capabilities: {}, clientInfo: { name: 'c', version: '1' } }, 'init');
+        if (era === '2025-11-25')
+          await client.request('initialize', { protocolVersion: era, capabilities: {}, clientInfo: { name: 'c', version: '1' } }, 'init');
         const call = (method: string, params: Message) => client.request(method, era === '2026-07-28' ? modern(params) : params, `c-${++n}`);
         // Loaded: the hard link, the inside link and the leak attempts are decided now.
         const inventory = await client.request('resources/list', era === '2026-07-28' ? modern() : {}, 'inventory');
@@ -185,27 +192,31 @@ describe('confinement', () => {
     }, 60_000);
   }
 
-  it.skipIf(!httpBuilt())('HTTP, 2026-07-28: the same requests, the same refusals, no outside byte', async () => {
-    const server = new HttpChild(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir: served }) });
-    try {
-      const url = await server.url;
-      swapAfterLoad();
-      const bodies: string[] = [];
-      let n = 0;
-      const call = async (method: string, params: Message): Promise<Message> => {
-        const body = { jsonrpc: '2.0', id: ++n, method, params: modern(params) };
-        const answer = await httpSend(url, { headers: modernHeaders(body, url), body: JSON.stringify(body) });
-        bodies.push(answer.body);
-        return JSON.parse(answer.body) as Message;
-      };
-      const { replies, refused } = await everything(call);
-      expect(bodies.join('\n').includes(MARKER)).toBe(false);
-      for (const reply of refused) expect(reply.error?.code).toBe(-32602);
-      figures.add('HTTP 2026-07-28: requests made', replies.length);
-    } finally {
-      restoreSwapped();
-      await server.stop();
-    }
-    expect(server.stderr.includes(MARKER)).toBe(false);
-  }, 60_000);
+  it.skipIf(!httpBuilt())(
+    'HTTP, 2026-07-28: the same requests, the same refusals, no outside byte',
+    async () => {
+      const server = new HttpChild(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir: served }) });
+      try {
+        const url = await server.url;
+        swapAfterLoad();
+        const bodies: string[] = [];
+        let n = 0;
+        const call = async (method: string, params: Message): Promise<Message> => {
+          const body = { jsonrpc: '2.0', id: ++n, method, params: modern(params) };
+          const answer = await httpSend(url, { headers: modernHeaders(body, url), body: JSON.stringify(body) });
+          bodies.push(answer.body);
+          return JSON.parse(answer.body) as Message;
+        };
+        const { replies, refused } = await everything(call);
+        expect(bodies.join('\n').includes(MARKER)).toBe(false);
+        for (const reply of refused) expect(reply.error?.code).toBe(-32602);
+        figures.add('HTTP 2026-07-28: requests made', replies.length);
+      } finally {
+        restoreSwapped();
+        await server.stop();
+      }
+      expect(server.stderr.includes(MARKER)).toBe(false);
+    },
+    60_000,
+  );
 });

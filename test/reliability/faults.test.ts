@@ -26,7 +26,10 @@ beforeAll(() => {
 });
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
-  writeSection('faults', `### Faults\n\n${ROOT_USER ? 'Run as root: "unreadable" is a directory put in place of the file (chmod 000 does not stop root).' : 'Run as an ordinary user: "unreadable" is chmod 000.'}\n\n${figures.table()}`);
+  writeSection(
+    'faults',
+    `### Faults\n\n${ROOT_USER ? 'Run as root: "unreadable" is a directory put in place of the file (chmod 000 does not stop root).' : 'Run as an ordinary user: "unreadable" is chmod 000.'}\n\n${figures.table()}`,
+  );
 });
 
 function withGuard<T>(promise: Promise<T>, ms: number): Promise<T | 'hung'> {
@@ -107,7 +110,10 @@ describe('faults', () => {
         mkdirSync(target);
       } else chmodSync(target, 0o000);
       await until((names) => !names.includes('pdf-tools'), 'the unreadable file');
-      figures.add(ROOT_USER ? 'SKILL.md replaced by a directory (root: chmod 000 would not stop reads)' : 'SKILL.md chmod 000', 'skill skipped, the rest served');
+      figures.add(
+        ROOT_USER ? 'SKILL.md replaced by a directory (root: chmod 000 would not stop reads)' : 'SKILL.md chmod 000',
+        'skill skipped, the rest served',
+      );
 
       // A FIFO where a file was, and a FIFO as a new file: the reload must finish.
       rmSync(join(dir, 'greeting', 'SKILL.md'));
@@ -196,9 +202,15 @@ describe('live reload under a continuous stream of changes', () => {
 describe('stdio shutdown under load', () => {
   it('on SIGTERM answers every request already received and exits 0', async () => {
     const client = new LineClient(BIN, ['serve', VALID_SKILLS, '--log-level', 'warn']);
-    await client.request('server/discover', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } }, 'ready');
+    await client.request(
+      'server/discover',
+      { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      'ready',
+    );
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'prompts/get', params: { name: 'greeting', arguments: { who: `w${i}` }, _meta: meta } }));
+    const lines = Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({ jsonrpc: '2.0', id: i, method: 'prompts/get', params: { name: 'greeting', arguments: { who: `w${i}` }, _meta: meta } }),
+    );
     const burst = lines.join('\n');
     // One write under the pipe's 64 KiB: the server reads every line in one chunk, and dispatches
     // them all before the first answer can come back.

@@ -46,7 +46,11 @@ describe('a file with a huge number of findings', () => {
     }
     const links = catalogue.issues.filter((i) => i.path === 'many-links' || i.path.startsWith('many-links/'));
     expect(links.filter((i) => i.code === 'outside_folder')).toHaveLength(MAX_ISSUES_PER_FOLDER);
-    expect(links.find((i) => i.code === 'too_many_findings')).toMatchObject({ severity: 'warning', path: 'many-links', message: `${COUNT - MAX_ISSUES_PER_FOLDER} more findings in this folder are not shown` });
+    expect(links.find((i) => i.code === 'too_many_findings')).toMatchObject({
+      severity: 'warning',
+      path: 'many-links',
+      message: `${COUNT - MAX_ISSUES_PER_FOLDER} more findings in this folder are not shown`,
+    });
   }, 120_000);
 
   it('check names the file and exits by severity, not with a crash', () => {

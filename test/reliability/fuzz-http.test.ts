@@ -20,13 +20,13 @@ import {
   httpSend,
   isModernShaped,
   type Message,
+  MiB,
   memoryFlat,
   messagesOf,
-  MiB,
   modern,
   modernHeaders,
-  responseProblems,
   ROOT,
+  responseProblems,
   rssOf,
   SOAK,
   VALID_SKILLS,
@@ -100,12 +100,21 @@ class HttpFuzzTarget {
   async start(): Promise<void> {
     this.url = await this.server.url;
     if (this.revision === '2026-07-28') return;
-    const body = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
+    const body = {
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    };
     const answer = await httpSend(this.url, { headers: this.legacyHeaders(), body: JSON.stringify(body), agent: this.agent });
     expect(answer.status).toBe(200);
     this.session = answer.headers['mcp-session-id'] as string;
     expect(this.session).toBeTruthy();
-    await httpSend(this.url, { headers: this.legacyHeaders(), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), agent: this.agent });
+    await httpSend(this.url, {
+      headers: this.legacyHeaders(),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      agent: this.agent,
+    });
   }
 
   legacyHeaders(): Record<string, string> {
@@ -126,10 +135,12 @@ class HttpFuzzTarget {
     const answer = await httpSend(this.url, { headers, body: bytes, agent: hugeHead ? false : this.agent }).catch((error: Error) => error);
     this.cases++;
     if (answer instanceof Error) {
-      if (!(hugeHead && /ECONNRESET|EPIPE/.test(answer.message))) this.problems.push(`request failed: ${answer.message} (${mutation}, ${bytes.length} bytes: ${bytes.toString("latin1").slice(0, 200)})`);
+      if (!(hugeHead && /ECONNRESET|EPIPE/.test(answer.message)))
+        this.problems.push(`request failed: ${answer.message} (${mutation}, ${bytes.length} bytes: ${bytes.toString('latin1').slice(0, 200)})`);
       return;
     }
-    if (!ALLOWED.has(answer.status) && !(answer.status === 403 && mutation === 'origin') && !(answer.status === 431 && hugeHead)) this.problems.push(`status ${answer.status} for ${bytes.toString('latin1').slice(0, 200)}: ${answer.body.slice(0, 300)}`);
+    if (!ALLOWED.has(answer.status) && !(answer.status === 403 && mutation === 'origin') && !(answer.status === 431 && hugeHead))
+      this.problems.push(`status ${answer.status} for ${bytes.toString('latin1').slice(0, 200)}: ${answer.body.slice(0, 300)}`);
     if ((answer.status === 202 || answer.status === 204) && answer.body !== '') this.problems.push(`${answer.status} with a body`);
     const { messages, garbage } = messagesOf(answer.headers['content-type'] as string | undefined, answer.body);
     if (garbage.length > 0) this.problems.push(`unparseable body ${garbage.join(' | ')}`);
@@ -147,7 +158,9 @@ class HttpFuzzTarget {
     if (this.server.child.exitCode !== null) return false;
     await Promise.all(cases.map((c) => this.one(c.bytes, c.value, c.mutation)));
     const probe = { jsonrpc: '2.0', id: `probe-${++this.#probe}`, method: 'server/discover', params: modern() };
-    const answer = await httpSend(this.url, { headers: modernHeaders(probe, this.url), body: JSON.stringify(probe), agent: this.agent }).catch((error: Error) => error);
+    const answer = await httpSend(this.url, { headers: modernHeaders(probe, this.url), body: JSON.stringify(probe), agent: this.agent }).catch(
+      (error: Error) => error,
+    );
     if (answer instanceof Error || answer.status !== 200) this.problems.push(`probe failed: ${answer instanceof Error ? answer.message : answer.status}`);
     return this.problems.length === 0;
   }
@@ -166,7 +179,10 @@ afterAll(() => {
 describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
   for (const target of TARGETS) {
     for (const mode of MODES) {
-      it(`${target.name}, ${mode.revision}: allowed statuses, schema-valid bodies, probes answered, the process lives`, { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
+      it(`${target.name}, ${mode.revision}: allowed statuses, schema-valid bodies, probes answered, the process lives`, {
+        tags: ['schema'],
+        timeout: 120_000 * GUARD,
+      }, async () => {
         const fuzz = new HttpFuzzTarget(target.script, target.env, mode.revision);
         try {
           await fuzz.start();
@@ -185,7 +201,14 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
           totalCases += fuzz.cases;
           figures.add(`${target.name}, ${mode.revision}`, `${fuzz.cases} cases, ${fuzz.problems.length} problems`);
           fuzz.agent.destroy();
-          expect(fuzz.problems, fuzz.server.stderr.split('\n').filter((l) => !l.startsWith('debug')).slice(-30).join('\n')).toEqual([]);
+          expect(
+            fuzz.problems,
+            fuzz.server.stderr
+              .split('\n')
+              .filter((l) => !l.startsWith('debug'))
+              .slice(-30)
+              .join('\n'),
+          ).toEqual([]);
           expect(fuzz.server.child.exitCode, `the server died: ${fuzz.server.stderr.slice(-2000)}`).toBeNull();
           expect(await fuzz.server.stop()).toEqual({ code: 0, signal: null });
         }
@@ -196,8 +219,15 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
   it('skills folder: RSS stays flat over rounds of large hostile POSTs', { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
     const fuzz = new HttpFuzzTarget(HTTP_FIXTURE, { RELIABILITY_OPTIONS: JSON.stringify({ dir: VALID_SKILLS }) }, '2025-11-25');
     await fuzz.start();
-    const cases = fc.sample(fc.record({ c: fuzzCase('modern'), mutation: headerMutation }), { numRuns: 120, seed: SEED }).filter(({ c }) => (c.value as Message | undefined)?.method !== 'subscriptions/listen');
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'prompts/get', params: modern({ name: 'greeting', arguments: { who: 'x'.repeat(2 * MiB) } }) });
+    const cases = fc
+      .sample(fc.record({ c: fuzzCase('modern'), mutation: headerMutation }), { numRuns: 120, seed: SEED })
+      .filter(({ c }) => (c.value as Message | undefined)?.method !== 'subscriptions/listen');
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'big',
+      method: 'prompts/get',
+      params: modern({ name: 'greeting', arguments: { who: 'x'.repeat(2 * MiB) } }),
+    });
     const over = Buffer.alloc(5 * MiB, 'y');
     const samples: number[] = [];
     const rounds = SOAK ? 20 : 7;
@@ -210,7 +240,10 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
     }
     totalCases += fuzz.cases;
     fuzz.agent.destroy();
-    figures.add(`skills folder: RSS after rounds 2..${rounds} (~130 POSTs, ~30 MiB in per round)`, SOAK ? `${samples.map((s) => Math.round(s / MiB)).join(', ')} MiB` : 'flat (within 96 MiB)');
+    figures.add(
+      `skills folder: RSS after rounds 2..${rounds} (~130 POSTs, ~30 MiB in per round)`,
+      SOAK ? `${samples.map((s) => Math.round(s / MiB)).join(', ')} MiB` : 'flat (within 96 MiB)',
+    );
     expect(memoryFlat(samples, 96 * MiB), `RSS MiB per round: ${samples.map((s) => Math.round(s / MiB)).join(', ')}`).toBe(true);
     expect(await fuzz.server.stop()).toEqual({ code: 0, signal: null });
   });

@@ -11,7 +11,21 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RevisionName } from '../_schema.js';
 import { type Era, fuzzCase } from './_fuzz.js';
-import { BIN, FIXTURE, GUARD, isModernShaped, LineClient, type Message, memoryFlat, MiB, modern, responseProblems, rssOf, SOAK, VALID_SKILLS } from './_harness.js';
+import {
+  BIN,
+  FIXTURE,
+  GUARD,
+  isModernShaped,
+  LineClient,
+  type Message,
+  MiB,
+  memoryFlat,
+  modern,
+  responseProblems,
+  rssOf,
+  SOAK,
+  VALID_SKILLS,
+} from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const TARGETS = [
@@ -51,7 +65,11 @@ class StdioFuzzTarget {
   async start(): Promise<void> {
     if (this.revision === '2026-07-28') return;
     this.sent.set('"init"', [{ method: 'initialize', modern: false }]);
-    const init = await this.client.request('initialize', { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } }, 'init');
+    const init = await this.client.request(
+      'initialize',
+      { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+      'init',
+    );
     expect(init.result?.protocolVersion).toBe(this.revision);
     this.client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -109,13 +127,19 @@ class StdioFuzzTarget {
 afterAll(() => {
   figures.add('Fuzz cases sent over stdio (all targets and revisions)', totalCases);
   figures.add('Responses received and schema-validated', totalResponses >= 1000 ? `${Math.floor(totalResponses / 100) * 100}+` : totalResponses);
-  writeSection('fuzz-stdio', `### Protocol fuzzing over stdio\n\nSeed ${SEED}, ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`);
+  writeSection(
+    'fuzz-stdio',
+    `### Protocol fuzzing over stdio\n\nSeed ${SEED}, ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
+  );
 });
 
 describe('stdio fuzzing', () => {
   for (const target of TARGETS) {
     for (const mode of MODES) {
-      it(`${target.name}, ${mode.revision}: every reply is schema-valid, probes are answered, the process lives`, { tags: ['schema'], timeout: 120_000 * GUARD }, async () => {
+      it(`${target.name}, ${mode.revision}: every reply is schema-valid, probes are answered, the process lives`, {
+        tags: ['schema'],
+        timeout: 120_000 * GUARD,
+      }, async () => {
         const fuzz = new StdioFuzzTarget(target.script, target.args, mode.revision);
         try {
           await fuzz.start();
@@ -154,17 +178,27 @@ describe('stdio fuzzing', () => {
       for (let round = 0; round < rounds; round++) {
         const lines: Buffer[] = [];
         for (let i = 0; i < 8; i++) lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `big-${round}-${i}`, method: 'prompts/get', params: echo })));
-        for (let i = 0; i < 3; i++) lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `over-${round}-${i}`, method: 'ping', params: { pad: 'y'.repeat(5 * MiB) } })));
+        for (let i = 0; i < 3; i++)
+          lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `over-${round}-${i}`, method: 'ping', params: { pad: 'y'.repeat(5 * MiB) } })));
         for (let i = 0; i < 3; i++) lines.push(Buffer.from(`${'['.repeat(300_000)}${']'.repeat(300_000)}`));
         for (const c of cases) lines.push(c.bytes);
-        expect(await fuzz.batch(lines, cases.map((c) => c.value)), fuzz.problems.join('\n')).toBe(true);
+        expect(
+          await fuzz.batch(
+            lines,
+            cases.map((c) => c.value),
+          ),
+          fuzz.problems.join('\n'),
+        ).toBe(true);
         await fuzz.client.waitFor((m) => m.id === `big-${round}-7`);
         // The first round only warms the heap up; it is not a sample.
         if (round > 0) samples.push(rssOf(fuzz.client.pid));
       }
       totalCases += fuzz.cases;
       const inMiB = samples.map((s) => Math.round(s / MiB));
-      figures.add(`${target.name}: RSS after rounds 2..${rounds} (~${Math.round(fuzz.cases / rounds)} lines, ~38 MiB in per round)`, SOAK ? `${inMiB.join(', ')} MiB` : 'flat (within 96 MiB)');
+      figures.add(
+        `${target.name}: RSS after rounds 2..${rounds} (~${Math.round(fuzz.cases / rounds)} lines, ~38 MiB in per round)`,
+        SOAK ? `${inMiB.join(', ')} MiB` : 'flat (within 96 MiB)',
+      );
       expect(memoryFlat(samples, 96 * MiB), `RSS MiB per round: ${inMiB.join(', ')}`).toBe(true);
       expect(fuzz.problems).toEqual([]);
       expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });

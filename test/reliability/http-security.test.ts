@@ -96,7 +96,8 @@ describe.skipIf(!httpBuilt())('HTTP security', () => {
     expect(await status({ Host: 'mcp.example.com' })).toBe(200);
     await server!.stop();
     const defaults = await start({});
-    const status2 = async (extra: Record<string, string>) => (await httpSend(defaults, { headers: { ...modernHeaders(DISCOVER, defaults), ...extra }, body })).status;
+    const status2 = async (extra: Record<string, string>) =>
+      (await httpSend(defaults, { headers: { ...modernHeaders(DISCOVER, defaults), ...extra }, body })).status;
     expect(await status2({ Origin: 'http://evil.example' })).toBe(403);
     expect(await status2({ Host: 'evil.example' })).toBe(403);
     expect(await status2({ Origin: `http://localhost:${defaults.port}`, Host: `localhost:${defaults.port}` })).toBe(200);

@@ -5,13 +5,13 @@
  * idle timeouts (slow-loris clients), and a rejected body that must not
  * break the connection it came on.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, LineClient, modern, modernHeaders, responseProblems, VALID_SKILLS } from './_harness.js';
+import { HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, LineClient, modern, modernHeaders, responseProblems } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const figures = new Figures();
@@ -33,7 +33,12 @@ afterAll(() => {
 const LIMITS = { maxMessageBytes: 2000, maxJsonDepth: 10, maxPromptBytes: 1000 };
 
 function nested(depth: number): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: 'deep', method: 'server/discover', params: { ...modern(), x: JSON.parse(`${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}`) } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'deep',
+    method: 'server/discover',
+    params: { ...modern(), x: JSON.parse(`${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}`) },
+  });
 }
 
 describe('protocol limits over stdio', () => {
@@ -119,7 +124,11 @@ describe.skipIf(!httpBuilt())('limits over HTTP', () => {
       }
       // Refused before the body is read (wrong Accept), with a large body behind it.
       for (const size of [16_000, 1_000_000]) {
-        const refused = await httpSend(url, { headers: { ...modernHeaders(discover, url), Accept: 'text/html' }, body: JSON.stringify({ ...discover, pad: 'p'.repeat(size) }), agent });
+        const refused = await httpSend(url, {
+          headers: { ...modernHeaders(discover, url), Accept: 'text/html' },
+          body: JSON.stringify({ ...discover, pad: 'p'.repeat(size) }),
+          agent,
+        });
         expect(refused.status).toBe(406);
         expect((await post(url, discover, agent)).status).toBe(200);
       }
@@ -207,5 +216,3 @@ describe.skipIf(!httpBuilt())('limits over HTTP', () => {
     figures.add('Idle keep-alive connection (idleTimeoutMs 1000)', 'closed by the server');
   });
 });
-
-export { VALID_SKILLS };

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, HttpChild, httpBuilt, type Message, memoryFlat, MiB, SOAK, VALID_SKILLS } from './_harness.js';
+import { BIN, HttpChild, httpBuilt, type Message, MiB, memoryFlat, SOAK, VALID_SKILLS } from './_harness.js';
 import { runLoad } from './_load.js';
 import { Figures, writeSection } from './_report.js';
 
@@ -26,7 +26,10 @@ beforeAll(() => {
 });
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
-  writeSection('load', `### Load\n\n${SOAK ? 'Soak figures (timing and memory recorded).' : 'CI figures; the soak runs the same for longer and records memory.'}\n\n${figures.table()}`);
+  writeSection(
+    'load',
+    `### Load\n\n${SOAK ? 'Soak figures (timing and memory recorded).' : 'CI figures; the soak runs the same for longer and records memory.'}\n\n${figures.table()}`,
+  );
 });
 
 const STABLE = [{ name: 'greeting', arguments: { who: 'load' } }, { name: 'summarize', arguments: { text: 'load' } }, { name: 'pdf-tools' }];
@@ -43,19 +46,21 @@ function summary(rss: number[]): string {
 }
 
 describe.skipIf(!httpBuilt())('load', () => {
-  it(`holds ${CONNECTIONS} concurrent connections and a sustained list/get/complete mix with zero errors and flat memory`, { tags: ['schema'], timeout: 120_000 + DURATION_MS }, async () => {
+  it(`holds ${CONNECTIONS} concurrent connections and a sustained list/get/complete mix with zero errors and flat memory`, {
+    tags: ['schema'],
+    timeout: 120_000 + DURATION_MS,
+  }, async () => {
     const dir = join(root, 'steady');
     cpSync(VALID_SKILLS, dir, { recursive: true });
-    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--page-size', '3', '--log-level', 'info'], { NODE_OPTIONS: `--max-old-space-size=${2 * HEAP_MB}` });
+    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--page-size', '3', '--log-level', 'info'], {
+      NODE_OPTIONS: `--max-old-space-size=${2 * HEAP_MB}`,
+    });
     try {
       const url = await server.url;
       const catalogue = await names(url);
       expect(catalogue.length).toBeGreaterThan(3);
       const report = await runLoad({ url, connections: CONNECTIONS, durationMs: DURATION_MS, versions: [catalogue], stable: STABLE, pid: server.pid });
-      figures.add(
-        `Steady load: connections opened at once`,
-        `${report.opened} of ${CONNECTIONS}`,
-      );
+      figures.add(`Steady load: connections opened at once`, `${report.opened} of ${CONNECTIONS}`);
       figures.add('Steady load: errors / mixed listings', `${report.errors.length} / ${report.mixed.length}`);
       if (SOAK) figures.add(`Steady load: ${report.requests} requests in ${DURATION_MS / 1000} s, server RSS`, summary(report.rss));
       else figures.add(`Steady load: duration`, `${DURATION_MS / 1000} s, every connection busy`);
@@ -69,11 +74,16 @@ describe.skipIf(!httpBuilt())('load', () => {
     }
   });
 
-  it('under live reload, every full listing is one of the known catalogues: never mixed, never empty', { tags: ['schema'], timeout: 120_000 + DURATION_MS }, async () => {
+  it('under live reload, every full listing is one of the known catalogues: never mixed, never empty', {
+    tags: ['schema'],
+    timeout: 120_000 + DURATION_MS,
+  }, async () => {
     const dir = join(root, 'reloading');
     cpSync(VALID_SKILLS, dir, { recursive: true });
     // A small heap: a leak per reload or per request would end in an out-of-memory crash, whatever GC does meanwhile.
-    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--watch', '--page-size', '2', '--log-level', 'info'], { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
+    const server = new HttpChild(BIN, ['serve', dir, '--http', '127.0.0.1:0', '--watch', '--page-size', '2', '--log-level', 'info'], {
+      NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`,
+    });
     try {
       const url = await server.url;
       const base = await names(url);
@@ -90,7 +100,14 @@ describe.skipIf(!httpBuilt())('load', () => {
         writeFileSync(join(dir, 'localized', 'SKILL.md'), edits % 3 === 0 ? '' : localized);
         edits++;
       }, 250);
-      const report = await runLoad({ url, connections: RELOAD_CONNECTIONS, durationMs: DURATION_MS, versions: [base, withExtra, base.filter((n) => n !== 'localized'), withExtra.filter((n) => n !== 'localized')], stable: STABLE, pid: server.pid });
+      const report = await runLoad({
+        url,
+        connections: RELOAD_CONNECTIONS,
+        durationMs: DURATION_MS,
+        versions: [base, withExtra, base.filter((n) => n !== 'localized'), withExtra.filter((n) => n !== 'localized')],
+        stable: STABLE,
+        pid: server.pid,
+      });
       clearInterval(editor);
       figures.add(`Live reload under load (${RELOAD_CONNECTIONS} connections): full listings checked`, SOAK ? report.lists : 'all');
       figures.add('Live reload under load: catalogue swaps (edits)', SOAK ? edits : `one every 250 ms`);

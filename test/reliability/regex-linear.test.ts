@@ -81,7 +81,11 @@ describe('regular expressions over untrusted text', () => {
 
     const hint = `[${' '.repeat(40_000)}x`;
     const issues: never[] = [];
-    const command = await loadPromptFile({ rel: '.claude/commands/wide.md', format: 'claude-command', key: 'wide' }, `---\nargument-hint: ${hint}\n---\nRun $1.\n`, issues);
+    const command = await loadPromptFile(
+      { rel: '.claude/commands/wide.md', format: 'claude-command', key: 'wide' },
+      `---\nargument-hint: ${hint}\n---\nRun $1.\n`,
+      issues,
+    );
     expect(command?.args[0]?.description).toBe(hint);
 
     const body = '${input:a:'.repeat(12_000);

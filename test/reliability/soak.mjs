@@ -33,12 +33,19 @@ const env = {
 console.error(`soak: ${minutes} min budget, fuzz seed ${seed}, ${env.FUZZ_RUNS} stdio / ${env.FUZZ_HTTP_RUNS} HTTP property runs per target and revision`);
 const started = Date.now();
 // One file at a time: load figures are not disturbed by the fuzzers.
-const child = spawn(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', 'test/reliability', '--no-file-parallelism'], { cwd: root, env, stdio: 'inherit' });
+const child = spawn(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', 'test/reliability', '--no-file-parallelism'], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 // Hard stop: twice the budget plus ten minutes for the fixed parts (memory rounds, the other tests).
-const guard = setTimeout(() => {
-  console.error('soak: far over its budget; stopping');
-  child.kill('SIGTERM');
-}, (minutes * 2 + 10) * 60_000);
+const guard = setTimeout(
+  () => {
+    console.error('soak: far over its budget; stopping');
+    child.kill('SIGTERM');
+  },
+  (minutes * 2 + 10) * 60_000,
+);
 child.on('exit', (code) => {
   clearTimeout(guard);
   console.error(`soak: finished in ${Math.round((Date.now() - started) / 1000)} s with exit code ${code}; seed ${seed}`);

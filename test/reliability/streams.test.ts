@@ -8,7 +8,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, type Message, memoryFlat, MiB, modern, modernHeaders, rssOf, sleep, VALID_SKILLS } from './_harness.js';
+import { HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, type Message, MiB, memoryFlat, modern, modernHeaders, rssOf, sleep, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const figures = new Figures();
@@ -60,7 +60,9 @@ describe('streams (in-process)', () => {
     const prompts = livePrompts([definePrompt({ name: 'p0', get: () => 'x' })]);
     const handler = createHttpHandler(createServer({ name: 't', version: '1', prompts }));
     const url = new URL('http://127.0.0.1/mcp');
-    const response = await handler.fetch(new Request(url, { method: 'POST', headers: { ...modernHeaders(LISTEN, url), Host: '127.0.0.1' }, body: JSON.stringify(LISTEN) }));
+    const response = await handler.fetch(
+      new Request(url, { method: 'POST', headers: { ...modernHeaders(LISTEN, url), Host: '127.0.0.1' }, body: JSON.stringify(LISTEN) }),
+    );
     expect(response.status).toBe(200);
     // The client never reads: 20,000 changes, each a notification queued for it.
     for (let i = 1; i <= 20_000; i++) prompts.set([definePrompt({ name: `p${i}`, get: () => 'x' })]);
@@ -111,7 +113,10 @@ describe.skipIf(!httpBuilt())('streams over node:http', () => {
         }),
       );
       dropped += 40;
-      const probe = await httpSend(url, { headers: modernHeaders({ method: 'server/discover' }, url), body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: modern() }) });
+      const probe = await httpSend(url, {
+        headers: modernHeaders({ method: 'server/discover' }, url),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: modern() }),
+      });
       expect(probe.status).toBe(200);
       if (round > 0) samples.push(rssOf(server!.pid));
     }
@@ -125,14 +130,26 @@ describe.skipIf(!httpBuilt())('streams over node:http', () => {
     expect(opened.map((s) => s.status)).toEqual([200, 200, 200, 200]);
     expect((await openListen(url, 'a-over')).status).toBe(429);
     // A legacy GET stream counts too.
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 's', version: '1' } } };
-    const session = await httpSend(url, { headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: url.host }, body: JSON.stringify(init) });
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 's', version: '1' } },
+    };
+    const session = await httpSend(url, {
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: url.host },
+      body: JSON.stringify(init),
+    });
     const id = session.headers['mcp-session-id'] as string;
     const get = await new Promise<number>((resolve) => {
-      const req = httpRequest(url, { method: 'GET', headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25', Host: url.host }, agent: false }, (res) => {
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
+      const req = httpRequest(
+        url,
+        { method: 'GET', headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': id, 'MCP-Protocol-Version': '2025-11-25', Host: url.host }, agent: false },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
       req.on('error', () => resolve(-1));
       req.end();
     });
@@ -143,7 +160,7 @@ describe.skipIf(!httpBuilt())('streams over node:http', () => {
     let reopened = 0;
     for (let i = 0; i < 50 && reopened !== 200; i++) {
       await sleep(50);
-      reopened = (await openListen(url, `a-again-${i}`).then((s) => (s.status === 200 ? (s.drop(), 200) : s.status)));
+      reopened = await openListen(url, `a-again-${i}`).then((s) => (s.status === 200 ? (s.drop(), 200) : s.status));
     }
     expect(reopened).toBe(200);
     for (const stream of opened) stream.drop();
@@ -153,7 +170,12 @@ describe.skipIf(!httpBuilt())('streams over node:http', () => {
   it('on SIGTERM under load answers the requests in flight, ends listen streams with their result, and exits 0', async () => {
     const url = await start();
     const listens = await Promise.all(Array.from({ length: 5 }, (_, i) => openListen(url, `s-${i}`)));
-    const body = (i: number) => ({ jsonrpc: '2.0', id: i, method: 'prompts/get', params: modern({ name: 'greeting', arguments: { who: 'x'.repeat(50_000) } }) });
+    const body = (i: number) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'prompts/get',
+      params: modern({ name: 'greeting', arguments: { who: 'x'.repeat(50_000) } }),
+    });
     let first = false;
     const inFlight = Array.from({ length: 300 }, (_, i) =>
       httpSend(url, { headers: modernHeaders(body(i), url), body: JSON.stringify(body(i)), agent: false })
@@ -184,7 +206,7 @@ describe.skipIf(!httpBuilt())('streams over node:http', () => {
     expect(answered).toBeGreaterThan(0);
     for (const stream of listens) {
       await stream.ended;
-      expect(stream.events.join('')).toMatch(/"id":"s-\d","result":\{[^]*"resultType":"complete"/);
+      expect(stream.events.join('')).toMatch(/"id":"s-\d","result":\{[\s\S]*"resultType":"complete"/);
     }
     expect(exit).toEqual({ code: 0, signal: null });
     server = undefined;

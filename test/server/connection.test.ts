@@ -90,7 +90,10 @@ describe('request signals', () => {
 
   it('does not call the provider for a request cancelled while the catalogue loads', async () => {
     const loading = gate();
-    const prompts = provider(async () => 'never', () => loading.promise);
+    const prompts = provider(
+      async () => 'never',
+      () => loading.promise,
+    );
     const server = createServer({ name: 't', version: '1', prompts });
     const connection = server.connect({ send() {} });
     const reply = connection.receive(get(1));

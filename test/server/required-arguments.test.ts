@@ -64,11 +64,18 @@ for (const [label, makeTarget] of Object.entries(TARGETS)) {
 
     it.each(LEGACY)('answers -32602 naming it in a %s session', async (version) => {
       const t = await start();
-      const opened = await post(t, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const opened = await post(t, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id') as string, 'mcp-protocol-version': version };
       await opened.body?.cancel();
       await (await post(t, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
-      const answer: Message = await json(await post(t, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'hello', arguments: { who: '' } } }, headers));
+      const answer: Message = await json(
+        await post(t, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'hello', arguments: { who: '' } } }, headers),
+      );
       expect(answer.error).toEqual(missingWho('hello'));
       expect(calls).toBe(0);
     });

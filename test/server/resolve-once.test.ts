@@ -64,12 +64,19 @@ describe('the resolver', () => {
   it('decides each message of an HTTP session once', async () => {
     const target = await inProcessTarget(server);
     try {
-      const init = await post(target, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      const init = await post(target, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       const session = init.headers.get('mcp-session-id') as string;
       await init.text();
       const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
       expect((await post(target, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
-      const answer = await json(await post(target, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'hello', arguments: { who: 'Bo' } } }, headers));
+      const answer = await json(
+        await post(target, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'hello', arguments: { who: 'Bo' } } }, headers),
+      );
       expect(answer.result.messages[0].content.text).toBe('Hello Bo');
       expect(counts).toEqual({ resolve: 3, meta: 3 });
     } finally {
@@ -85,7 +92,9 @@ describe('the resolver', () => {
     const running = serveStdio(server, { input, output });
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
     input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'hello', arguments: { who: 'Cy' }, _meta: meta } })}\n`);
-    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    input.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     input.end();
     await running.done;
     expect(lines.map((line) => JSON.parse(line).id).sort()).toEqual([1, 2]);

@@ -5,10 +5,10 @@
  * before a reload still pages the catalogue it came from.
  */
 import { describe, expect, it } from 'vitest';
+import { REMEMBERED_VALUE_LENGTH } from '../../src/core/completers.js';
 import { createServer, definePrompt, livePrompts, staticPrompts } from '../../src/index.js';
 import { type JsonRpcResponse, serializeMessage } from '../../src/jsonrpc/messages.js';
 import type { Connection } from '../../src/server/index.js';
-import { REMEMBERED_VALUE_LENGTH } from '../../src/core/completers.js';
 
 type Message = Record<string, any>;
 
@@ -27,7 +27,12 @@ const ERAS: Era[] = ['2025-06-18', '2025-11-25', '2026-07-28'];
 async function open(server: ReturnType<typeof createServer>, era: Era): Promise<Connection> {
   const connection = server.connect({ send() {} });
   if (era !== '2026-07-28') {
-    await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await connection.receive({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: era, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     await connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
   return connection;

@@ -7,7 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, liveResources, livePrompts } from '../../src/index.js';
+import { createServer, definePrompt, livePrompts, liveResources } from '../../src/index.js';
 import type { Connection } from '../../src/server/index.js';
 
 type Message = Record<string, any>;
@@ -16,13 +16,24 @@ const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.mode
 const LIMITS = { maxSubscriptions: 3, maxSubscriptionUriBytes: 32 };
 
 function live(sent: Message[] = []): Connection {
-  const server = createServer({ name: 't', version: '1', resources: liveResources(), prompts: livePrompts([definePrompt({ name: 'p', get: () => 'x' })]), limits: LIMITS });
+  const server = createServer({
+    name: 't',
+    version: '1',
+    resources: liveResources(),
+    prompts: livePrompts([definePrompt({ name: 'p', get: () => 'x' })]),
+    limits: LIMITS,
+  });
   return server.connect({ send: (message) => void sent.push(message as Message) });
 }
 
 async function legacy(): Promise<(method: string, uri: string) => Promise<Message>> {
   const connection = live();
-  await connection.receive({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await connection.receive({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   await connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
   let id = 0;
   return async (method, uri) => (await connection.receive({ jsonrpc: '2.0', id: ++id, method, params: { uri } })) as Message;
@@ -54,7 +65,12 @@ describe('subscriptions/listen (2026-07-28)', () => {
   async function listen(uris: string[]): Promise<{ response: Message | undefined; sent: Message[]; connection: Connection }> {
     const sent: Message[] = [];
     const connection = live(sent);
-    const pending = connection.receive({ jsonrpc: '2.0', id: 'l', method: 'subscriptions/listen', params: { _meta: META, notifications: { resourceSubscriptions: uris } } });
+    const pending = connection.receive({
+      jsonrpc: '2.0',
+      id: 'l',
+      method: 'subscriptions/listen',
+      params: { _meta: META, notifications: { resourceSubscriptions: uris } },
+    });
     const response = (await Promise.race([pending, new Promise((resolve) => setImmediate(resolve))])) as Message | undefined;
     return { response, sent, connection };
   }
@@ -70,7 +86,10 @@ describe('subscriptions/listen (2026-07-28)', () => {
   it('acknowledges a filter at the caps, duplicates counted once', async () => {
     const { response, sent, connection } = await listen(['x://a', 'x://b', 'x://a', `x://${'c'.repeat(28)}`]);
     expect(response).toBeUndefined();
-    expect(sent[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourceSubscriptions: ['x://a', 'x://b', `x://${'c'.repeat(28)}`] } } });
+    expect(sent[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { resourceSubscriptions: ['x://a', 'x://b', `x://${'c'.repeat(28)}`] } },
+    });
     connection.close('disconnect');
   });
 
@@ -84,7 +103,12 @@ describe('subscriptions/listen (2026-07-28)', () => {
       collected = true;
     });
     (() => {
-      const message = { jsonrpc: '2.0', id: 'l', method: 'subscriptions/listen', params: { _meta: META, notifications: { promptsListChanged: true }, pad: 'p'.repeat(1000) } };
+      const message = {
+        jsonrpc: '2.0',
+        id: 'l',
+        method: 'subscriptions/listen',
+        params: { _meta: META, notifications: { promptsListChanged: true }, pad: 'p'.repeat(1000) },
+      };
       registry.register(message.params, 'params');
       void connection.receive(message);
     })();

@@ -89,7 +89,10 @@ describe('buildCatalogue on a valid folder', () => {
     expect(byName.get('summarize')).toEqual({
       name: 'summarize',
       description: 'Summarize a text in a given number of bullet points.',
-      arguments: [{ name: 'count', description: 'How many bullets' }, { name: 'text', required: true }],
+      arguments: [
+        { name: 'count', description: 'How many bullets' },
+        { name: 'text', required: true },
+      ],
     });
     expect(render(catalogue, 'summarize', { count: '3', text: 'Long text.' }).text).toBe('Summarize in 3 bullets:\n\nLong text.\n');
     expect(byName.get('frontend:review')?.arguments).toEqual([{ name: 'arguments', description: '[pr-number] [priority]' }]);
@@ -103,9 +106,7 @@ describe('buildCatalogue on a valid folder', () => {
       { name: 'componentName', description: 'Name of the component', required: true },
       { name: 'framework', required: true },
     ]);
-    expect(render(catalogue, 'component', { componentName: 'Button', framework: 'react' }).text).toBe(
-      'Create Button using react in ${workspaceFolder}.\n',
-    );
+    expect(render(catalogue, 'component', { componentName: 'Button', framework: 'react' }).text).toBe('Create Button using react in ${workspaceFolder}.\n');
   });
 
   it('exposes every file of a skill under skill://<name>/<path> with sizes, digests and MIME types', async () => {
@@ -131,7 +132,11 @@ describe('buildCatalogue on a valid folder', () => {
       expect(file.digest).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
     }
     const resources = new Map(catalogue.resources.map((r) => [r.uri, r]));
-    expect(resources.get('skill://pdf-tools/SKILL.md')).toMatchObject({ name: 'pdf-tools', mimeType: 'text/markdown', description: entry?.frontmatter.description });
+    expect(resources.get('skill://pdf-tools/SKILL.md')).toMatchObject({
+      name: 'pdf-tools',
+      mimeType: 'text/markdown',
+      description: entry?.frontmatter.description,
+    });
     expect(catalogue.files.get('skill://pdf-tools/assets/logo.png')?.record).toMatchObject({ mimeType: 'image/png', text: false });
     expect(catalogue.files.get('skill://pdf-tools/scripts/fill.py')?.record.text).toBe(true);
     expect(catalogue.directories.get('skill://pdf-tools')?.map((r) => [r.name, r.mimeType])).toEqual([
@@ -185,6 +190,9 @@ describe('buildCatalogue on several folders', () => {
   it('names the folder of a prompt a duplicate prompt name lost to', async () => {
     const catalogue = await buildCatalogue([VALID, VALID]);
     const summarize = catalogue.issues.find((i) => i.code === 'duplicate_name' && i.path === 'prompts/summarize.md');
-    expect(summarize).toMatchObject({ folder: VALID, message: `The prompt name "summarize" is already taken by ${VALID}/prompts/summarize.md; this one is not served` });
+    expect(summarize).toMatchObject({
+      folder: VALID,
+      message: `The prompt name "summarize" is already taken by ${VALID}/prompts/summarize.md; this one is not served`,
+    });
   });
 });

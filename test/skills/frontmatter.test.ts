@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rewriteCitations } from '../../src/skills/citations.js';
 import { parseArguments } from '../../src/skills/arguments.js';
+import { rewriteCitations } from '../../src/skills/citations.js';
 import { keyLines, loadYaml, parseFrontmatter, readFrontmatter } from '../../src/skills/frontmatter.js';
 import { validateSkillFrontmatter } from '../../src/skills/validate.js';
 
@@ -54,7 +54,13 @@ describe('parseFrontmatter', () => {
   });
 
   it('refuses alias bombs instead of expanding them', () => {
-    const bomb = ['---', 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(',')}]`), '---', ''].join('\n');
+    const bomb = [
+      '---',
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      ...'bcdefghij'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghij'[i]}`).join(',')}]`),
+      '---',
+      '',
+    ].join('\n');
     expect(() => parseFrontmatter(bomb)).not.toThrow();
     expect(parseFrontmatter(bomb).ok).toBe(false);
   });
@@ -110,7 +116,7 @@ describe('keyLines', () => {
     'name: in the body', // 12
   ].join('\r\n');
 
-  it('finds top-level keys, plain or quoted, in the file\'s lines', () => {
+  it("finds top-level keys, plain or quoted, in the file's lines", () => {
     const lines = keyLines(text);
     expect(lines(['name'])).toBe(2);
     expect(lines(['description'])).toBe(3);
@@ -170,7 +176,9 @@ describe('rewriteCitations', () => {
 
   it('rewrites the path only and leaves prose and unknown citations alone', () => {
     expect(rewriteCitations('See references/forms.md, then ./references/forms.md.', targets)).toBe('See pdf-references-forms, then pdf-references-forms.');
-    expect(rewriteCitations('[guide](references/forms.md) and ../references/style.md', targets)).toBe('[guide](pdf-references-forms) and docs-references-style');
+    expect(rewriteCitations('[guide](references/forms.md) and ../references/style.md', targets)).toBe(
+      '[guide](pdf-references-forms) and docs-references-style',
+    );
     expect(rewriteCitations('references/other.md a/references/forms.md references/forms.mdx', targets)).toBe(
       'references/other.md a/references/forms.md references/forms.mdx',
     );

@@ -238,4 +238,3 @@ describe('loadSkillsFolder', () => {
     expect(folder.catalogue.files.has('skill://pdf-tools/assets/logo.png')).toBe(true);
   });
 });
-

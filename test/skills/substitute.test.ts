@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutputLimitError } from '../../src/core/errors.js';
-import {
-  splitShellWords,
-  substituteClaude,
-  substituteTemplate,
-  substituteVsCode,
-  templateVariables,
-  vsCodeInputs,
-} from '../../src/skills/substitute.js';
+import { splitShellWords, substituteClaude, substituteTemplate, substituteVsCode, templateVariables, vsCodeInputs } from '../../src/skills/substitute.js';
 
 describe('splitShellWords', () => {
   it.each<[string, string[]]>([
@@ -22,7 +15,7 @@ describe('splitShellWords', () => {
     ['"say \\"hi\\"" x', ['say "hi"', 'x']],
     ['"back\\\\slash"', ['back\\slash']],
     ['"keep \\n and \\$"', ['keep \\n and \\$']],
-    ['it\\\'s fine', ["it's", 'fine']],
+    ["it\\'s fine", ["it's", 'fine']],
     ['one\\ word', ['one word']],
     ['a"b c"d', ['ab cd']],
     [`'it'"'"'s'`, ["it's"]],

@@ -25,7 +25,12 @@ function folders(names: string[]): string {
 describe('watchTree', () => {
   it('never watches more folders than its cap, with many siblings walked at once', async () => {
     const dir = folders(Array.from({ length: 300 }, (_, i) => `s${i}`));
-    const tree = watchTree([dir], () => {}, () => {}, { maxDepth: 12, maxFolders: 100 });
+    const tree = watchTree(
+      [dir],
+      () => {},
+      () => {},
+      { maxDepth: 12, maxFolders: 100 },
+    );
     trees.push(tree);
     await tree.sync();
     expect(tree.size).toBe(100);
@@ -33,7 +38,11 @@ describe('watchTree', () => {
 
   it('skips what the scan skips: version control, dependencies and hidden folders but the prompt ones', async () => {
     const dir = folders(['.git/objects', 'node_modules/x', '.hidden', '.claude/commands', '.github/prompts', '.cursor', 'skill/assets']);
-    const tree = watchTree([dir], () => {}, () => {});
+    const tree = watchTree(
+      [dir],
+      () => {},
+      () => {},
+    );
     trees.push(tree);
     await tree.sync();
     // The root, .claude and its commands, .github and its prompts, .cursor, skill and its assets.

@@ -6,12 +6,18 @@
  */
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, staticPrompts } from '../../src/index.js';
 import { createHttpHandler, serveHttp } from '../../src/http.js';
+import { createServer, definePrompt, staticPrompts } from '../../src/index.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const discover = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: META } });
-const HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover', Host: '127.0.0.1' };
+const HEADERS = {
+  'Content-Type': 'application/json',
+  Accept: 'application/json, text/event-stream',
+  'MCP-Protocol-Version': '2026-07-28',
+  'Mcp-Method': 'server/discover',
+  Host: '127.0.0.1',
+};
 
 /** A request body the test feeds by hand: `send` a chunk, `end` it. */
 function handFed(): { body: ReadableStream<Uint8Array>; send(text: string): void; end(): void } {

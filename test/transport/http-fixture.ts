@@ -4,15 +4,7 @@
  * that throws, a non-ASCII prompt name (for Base64 `Mcp-Name`), resources
  * that change, and pagination with two items per page.
  */
-import {
-  createServer,
-  definePrompt,
-  defineResource,
-  defineResourceTemplate,
-  livePrompts,
-  liveResources,
-  type Server,
-} from '../../src/index.js';
+import { createServer, definePrompt, defineResource, defineResourceTemplate, livePrompts, liveResources, type Server } from '../../src/index.js';
 
 export interface Fixture {
   server: Server;
@@ -80,7 +72,13 @@ export function createFixture(): Fixture {
   ];
   const prompts = livePrompts(base);
   let version = 1;
-  const staticText = defineResource({ uri: 'test://static-text', name: 'static-text', description: 'Text.', mimeType: 'text/plain', read: () => 'static text' });
+  const staticText = defineResource({
+    uri: 'test://static-text',
+    name: 'static-text',
+    description: 'Text.',
+    mimeType: 'text/plain',
+    read: () => 'static text',
+  });
   const watched = defineResource({ uri: 'test://watched', name: 'watched', description: 'Changes.', mimeType: 'text/plain', read: () => `version ${version}` });
   const template = defineResourceTemplate({
     uriTemplate: 'test://template/{id}/data',

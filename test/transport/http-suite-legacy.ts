@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/http.js';
 import type { Server } from '../../src/index.js';
-import { type RevisionName, schemaErrors } from '../_schema.js';
 import { json, type Message, post, SseReader, type Target } from '../_http-client.js';
+import { type RevisionName, schemaErrors } from '../_schema.js';
 import { createFixture, type Fixture, PROMPT_NAMES } from './http-fixture.js';
 
 export type MakeTarget = (server: Server, options?: HttpOptions) => Promise<Target>;
@@ -30,7 +30,12 @@ function resultDefinition(revision: RevisionName): string {
 }
 
 function initializeBody(version: string, id: number | string = 1): Message {
-  return { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'http-test', version: '1.0.0' } } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'http-test', version: '1.0.0' } },
+  };
 }
 
 export function legacySuite(makeTarget: MakeTarget): void {
@@ -84,10 +89,21 @@ export function legacySuite(makeTarget: MakeTarget): void {
         cursor = page.result.nextCursor;
       } while (cursor);
       expect(names).toEqual(PROMPT_NAMES);
-      const got = await json(await post(t, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'with_args', arguments: { arg1: 'a', arg2: 'b' } } }, headers));
+      const got = await json(
+        await post(t, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'with_args', arguments: { arg1: 'a', arg2: 'b' } } }, headers),
+      );
       expectValid(revision, 'GetPromptResult', got.result);
       const completed = await json(
-        await post(t, { jsonrpc: '2.0', id: 3, method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'with_args' }, argument: { name: 'arg1', value: 'alp' } } }, headers),
+        await post(
+          t,
+          {
+            jsonrpc: '2.0',
+            id: 3,
+            method: 'completion/complete',
+            params: { ref: { type: 'ref/prompt', name: 'with_args' }, argument: { name: 'arg1', value: 'alp' } },
+          },
+          headers,
+        ),
       );
       expectValid(revision, 'CompleteResult', completed.result);
       expect(completed.result.completion.values).toEqual(['alpha', 'alphabet']);

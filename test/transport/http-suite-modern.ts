@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/http.js';
-import { schemaErrors } from '../_schema.js';
 import { eventually, json, type Message, modernMeta, modernPost, post, SseReader, type Target } from '../_http-client.js';
+import { schemaErrors } from '../_schema.js';
 import { createFixture, type Fixture, PROMPT_NAMES } from './http-fixture.js';
 import type { MakeTarget } from './http-suite-legacy.js';
 
@@ -67,7 +67,9 @@ export function modernSuite(makeTarget: MakeTarget): void {
 
       const got = (await json(await modernPost(t, 'prompts/get', { name: 'with_args', arguments: { arg1: 'x', arg2: 'y' } }))).result;
       expectValid('GetPromptResult', got);
-      const completed = (await json(await modernPost(t, 'completion/complete', { ref: { type: 'ref/prompt', name: 'with_args' }, argument: { name: 'arg1', value: 'b' } }))).result;
+      const completed = (
+        await json(await modernPost(t, 'completion/complete', { ref: { type: 'ref/prompt', name: 'with_args' }, argument: { name: 'arg1', value: 'b' } }))
+      ).result;
       expectValid('CompleteResult', completed);
       const read = (await json(await modernPost(t, 'resources/read', { uri: 'test://static-text' }))).result;
       expectValid('ReadResourceResult', read);
@@ -119,7 +121,11 @@ export function modernSuite(makeTarget: MakeTarget): void {
 
     it('400 -32602 when _meta or one of its required fields is missing', { tags: ['schema'] }, async () => {
       const t = await start();
-      const noMeta = await post(t, { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} }, { 'mcp-protocol-version': REV, 'mcp-method': 'server/discover' });
+      const noMeta = await post(
+        t,
+        { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} },
+        { 'mcp-protocol-version': REV, 'mcp-method': 'server/discover' },
+      );
       await expectRejected(noMeta, 400, -32602);
       for (const drop of ['io.modelcontextprotocol/protocolVersion', 'io.modelcontextprotocol/clientCapabilities']) {
         const meta = modernMeta();
@@ -134,7 +140,11 @@ export function modernSuite(makeTarget: MakeTarget): void {
     it('400 -32020 when the header version differs from _meta, 400 -32022 when it is not served', { tags: ['schema'] }, async () => {
       const t = await start();
       await expectRejected(await modernPost(t, 'server/discover', { _meta: modernMeta('v999') }), 400, -32020);
-      const unsupported = await expectRejected(await modernPost(t, 'server/discover', { _meta: modernMeta('v999') }, { 'mcp-protocol-version': 'v999' }), 400, -32022);
+      const unsupported = await expectRejected(
+        await modernPost(t, 'server/discover', { _meta: modernMeta('v999') }, { 'mcp-protocol-version': 'v999' }),
+        400,
+        -32022,
+      );
       expect(unsupported.error.data).toEqual({ supported: ['2026-07-28'], requested: 'v999' });
       expectValid('UnsupportedProtocolVersionError', unsupported);
       // A legacy version in the header beside modern _meta is a mismatch too.
@@ -180,7 +190,12 @@ export function modernSuite(makeTarget: MakeTarget): void {
       const t = await start({ keepAliveMs: 0 });
       const response = await post(
         t,
-        { jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://watched'] }, _meta: modernMeta() } },
+        {
+          jsonrpc: '2.0',
+          id: 'listen-1',
+          method: 'subscriptions/listen',
+          params: { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://watched'] }, _meta: modernMeta() },
+        },
         { 'mcp-protocol-version': REV, 'mcp-method': 'subscriptions/listen' },
       );
       expect(response.status).toBe(200);
@@ -188,7 +203,10 @@ export function modernSuite(makeTarget: MakeTarget): void {
       expect(response.headers.get('x-accel-buffering')).toBe('no');
       const stream = new SseReader(response);
       await stream.until((r) => r.events.length >= 1);
-      expect(stream.events[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://watched'] } } });
+      expect(stream.events[0]).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { promptsListChanged: true, resourceSubscriptions: ['test://watched'] } },
+      });
       fixture.change();
       await stream.until((r) => r.events.length >= 3);
       expect(stream.events.map((e) => e.method)).toEqual([

@@ -6,12 +6,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/http.js';
-import { schemaErrors } from '../_schema.js';
 import { eventually, json, type Message, modernPost, post, SseReader, type Target } from '../_http-client.js';
+import { schemaErrors } from '../_schema.js';
 import { createFixture } from './http-fixture.js';
 import type { MakeTarget } from './http-suite-legacy.js';
 
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 /** An id-less or id-null transport error: the status and the JSON-RPC code. */
 async function expectHttpError(response: Response, status: number, code: number): Promise<Message> {
@@ -66,7 +71,10 @@ export function securitySuite(makeTarget: MakeTarget): void {
       const t = await start();
       const origin = 'http://localhost:6274';
       const preflight = await t.fetch(
-        new Request(t.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' } }),
+        new Request(t.url, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+        }),
       );
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
@@ -119,7 +127,11 @@ export function securitySuite(makeTarget: MakeTarget): void {
         const response = await t.fetch(new Request(new URL(path, t.url)));
         expect(response.status, path).toBe(200);
         const document = await json(response);
-        expect(document).toMatchObject({ resource: new URL('/mcp', t.url).href, authorization_servers: ['https://auth.example.com'], bearer_methods_supported: ['header'] });
+        expect(document).toMatchObject({
+          resource: new URL('/mcp', t.url).href,
+          authorization_servers: ['https://auth.example.com'],
+          bearer_methods_supported: ['header'],
+        });
       }
     });
 

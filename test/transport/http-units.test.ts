@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createServer, staticPrompts } from '../../src/index.js';
-import { createTokenCheck, metadataUrl } from '../../src/transport/http/auth.js';
 import { readMetadataHeader } from '../../src/protocol/rev2026-07-28/http.js';
+import { createTokenCheck, metadataUrl } from '../../src/transport/http/auth.js';
 import { parseAccept } from '../../src/transport/http/headers.js';
 import { createHostCheck, createOriginCheck } from '../../src/transport/http/origin.js';
 import { createSessionStore } from '../../src/transport/http/sessions.js';
@@ -108,7 +108,12 @@ describe('session store', () => {
     const client = store.open(server);
     for (const session of [probe, client]) {
       store.register(session);
-      await session.connection.receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      await session.connection.receive({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
     }
     await client.connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
     now = 2 * 60_000;

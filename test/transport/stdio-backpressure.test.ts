@@ -71,7 +71,11 @@ describe('serveStdio backpressure', () => {
     stdout.release();
     for (let i = 0; i < 200 && stdout.text().split('\n').length <= 250; i++) await turns(5);
     expect(calls).toBe(250);
-    const ids = stdout.text().trim().split('\n').map((line) => JSON.parse(line).id as number);
+    const ids = stdout
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id as number);
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
     input.end();
     await running.done;
@@ -110,7 +114,10 @@ describe('serveStdio backpressure', () => {
       await turns(10);
     }
     expect(started).toHaveLength(4);
-    const ids = text.trim().split('\n').map((line) => JSON.parse(line).id as number);
+    const ids = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id as number);
     expect(ids.sort()).toEqual([2, 3, 4]);
     input.end();
     await running.done;
@@ -123,10 +130,14 @@ describe('serveStdio backpressure', () => {
     let text = '';
     output.on('data', (chunk: Buffer) => (text += chunk.toString()));
     const running = serveStdio(server, { input, output, maxConcurrentRequests: 1, maxListenRequests: 2 });
-    const listen = (id: string) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { promptsListChanged: true }, _meta: META } })}\n`;
+    const listen = (id: string) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { promptsListChanged: true }, _meta: META } })}\n`;
     input.write(listen('l1') + listen('l2') + listen('l3') + get(1) + get(2));
     await turns(20);
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.filter((m) => m.method === 'notifications/subscriptions/acknowledged')).toHaveLength(2);
     expect(lines.find((m) => m.id === 'l3')?.error).toMatchObject({ code: -32603 });
     // Both listens open, one request place: the requests are still answered.
@@ -153,7 +164,10 @@ describe('serveStdio backpressure', () => {
       for (const open of gates.splice(0)) open();
       await turns(10);
     }
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((m) => m.id)).toEqual([1, null, null]);
     input.end();
     await running.done;

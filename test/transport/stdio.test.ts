@@ -50,7 +50,10 @@ describe('stdio transport', () => {
   it('rejects a message nested deeper than the limit without parsing it, and keeps serving', async () => {
     client = RawStdioClient.fixture();
     client.writeLine(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
-    expect(await client.waitFor((m) => m.error?.code === -32600)).toMatchObject({ id: null, error: { message: expect.stringContaining('nested deeper than 64') } });
+    expect(await client.waitFor((m) => m.error?.code === -32600)).toMatchObject({
+      id: null,
+      error: { message: expect.stringContaining('nested deeper than 64') },
+    });
     expect((await client.request('server/discover', modern())).result).toBeDefined();
   });
 

@@ -19,14 +19,16 @@ type Finding = Issue & { line: number };
  * be told apart; sorted by that path, then line, else in the loader's order.
  */
 function findings(issues: readonly Issue[]): Finding[] {
-  const shown = issues.map((issue): Finding => ({
-    severity: issue.severity,
-    code: issue.code,
-    path: issue.folder === undefined ? issue.path : join(issue.folder, issue.path),
-    line: issue.line ?? 1,
-    message: issue.message,
-    ...(issue.folder !== undefined ? { folder: issue.folder } : {}),
-  }));
+  const shown = issues.map(
+    (issue): Finding => ({
+      severity: issue.severity,
+      code: issue.code,
+      path: issue.folder === undefined ? issue.path : join(issue.folder, issue.path),
+      line: issue.line ?? 1,
+      message: issue.message,
+      ...(issue.folder !== undefined ? { folder: issue.folder } : {}),
+    }),
+  );
   return shown.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
 

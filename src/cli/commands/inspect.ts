@@ -65,7 +65,11 @@ export async function get({ args: positionals, folders, values }: Invocation, io
   if (name === undefined || rest.length > 0) throw new UsageError('get expects one prompt NAME (folders go in --dir)', 'get');
   const args = keyValues(values.arg, 'get');
   const { server, logger } = await open(folders, values, io);
-  requireDeclared((await server.prompts()).find((p) => p.name === name), Object.keys(args), 'get');
+  requireDeclared(
+    (await server.prompts()).find((p) => p.name === name),
+    Object.keys(args),
+    'get',
+  );
   return guarded(io, async () => {
     const result = await server.engine.getPrompt(name, args, commandContext(logger));
     if (values.json) write(io, JSON.stringify(result, null, 2));
@@ -76,10 +80,15 @@ export async function get({ args: positionals, folders, values }: Invocation, io
 
 export async function complete({ args: positionals, folders, values }: Invocation, io: CliIo): Promise<number> {
   const [name, argument, partial = '', ...rest] = positionals;
-  if (name === undefined || argument === undefined || rest.length > 0) throw new UsageError('complete expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
+  if (name === undefined || argument === undefined || rest.length > 0)
+    throw new UsageError('complete expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
   const context = keyValues(values.arg, 'complete');
   const { server, logger } = await open(folders, values, io);
-  requireDeclared((await server.prompts()).find((p) => p.name === name), [argument, ...Object.keys(context)], 'complete');
+  requireDeclared(
+    (await server.prompts()).find((p) => p.name === name),
+    [argument, ...Object.keys(context)],
+    'complete',
+  );
   return guarded(io, async () => {
     const result = await server.engine.complete({ type: 'prompt', name }, { name: argument, value: partial }, { arguments: context }, commandContext(logger));
     if (values.json) write(io, JSON.stringify(result, null, 2));

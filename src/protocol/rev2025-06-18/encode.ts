@@ -5,17 +5,7 @@
  * call these with a wider {@link Shape}.
  */
 import type { Features } from '../../core/engine.js';
-import type {
-  Annotations,
-  ContentBlock,
-  Icon,
-  Prompt,
-  PromptResult,
-  Resource,
-  ResourceContents,
-  ResourceTemplate,
-  ServerInfo,
-} from '../../core/model.js';
+import type { Annotations, ContentBlock, Icon, Prompt, PromptResult, Resource, ResourceContents, ResourceTemplate, ServerInfo } from '../../core/model.js';
 import type { SkillEntry } from '../../core/skills.js';
 
 /** Which optional parts of the model a revision carries. */

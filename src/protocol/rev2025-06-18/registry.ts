@@ -4,11 +4,11 @@
  */
 import type { EngineEvent } from '../../core/engine.js';
 import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate } from '../../core/model.js';
-import { isFixedResult } from '../../core/prompts.js';
 import type { Page } from '../../core/paginate.js';
+import { isFixedResult } from '../../core/prompts.js';
+import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
 import { checkSubscriptionUri, type MethodHandler, type Wire } from '../revision.js';
-import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
@@ -22,7 +22,6 @@ import {
   encodeSkill,
   type Shape,
 } from './encode.js';
-
 
 /**
  * Encodes a result once per key object and marks it stable, so the
@@ -97,10 +96,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       },
     ],
     ['resources/list', async (params, { engine }) => resourcePage(await engine.listResources(optionalString(params, 'cursor')))],
-    [
-      'resources/templates/list',
-      async (params, { engine }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor'))),
-    ],
+    ['resources/templates/list', async (params, { engine }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor')))],
     ['skills/list', async (params, { engine }) => skillPage(await engine.listSkills(optionalString(params, 'cursor')))],
     ['skills/get', async (params, { engine }) => ({ skill: encodeSkill(await engine.getSkill(requireString(params, 'uri'))) })],
     [

@@ -24,6 +24,6 @@ export {
   encodeErrorWith,
   encodeImplementation,
   optionalObject,
-  sharedHandlers,
   type Shape,
+  sharedHandlers,
 } from '../rev2025-06-18/index.js';

@@ -9,13 +9,7 @@
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { isStable, type JsonRpcErrorObject, markStable } from '../../jsonrpc/messages.js';
-import {
-  encodeCapabilities,
-  encodeErrorWith,
-  encodeImplementation,
-  SHAPE_2025_11_25,
-  sharedHandlers,
-} from '../rev2025-11-25/index.js';
+import { encodeCapabilities, encodeErrorWith, encodeImplementation, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
 import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
 import { http } from './http.js';
 import { listen } from './listen.js';
@@ -37,7 +31,6 @@ const CACHEABLE = new Set([
   'skills/get',
   'resources/directory/read',
 ]);
-
 
 /** The `_meta` of a result that brings none of its own: the server's identity, encoded once per server. */
 const serverMetas = new WeakMap<ServerDescription, Wire>();
@@ -147,5 +140,5 @@ export const revision: Revision = {
   encodeEvent: () => undefined,
 };
 
-export { METADATA_HEADERS, headerMismatch, readMetadataHeader } from './http.js';
-export { META_KEYS, readRequestMeta, type RequestMeta } from './meta.js';
+export { headerMismatch, METADATA_HEADERS, readMetadataHeader } from './http.js';
+export { META_KEYS, type RequestMeta, readRequestMeta } from './meta.js';

@@ -9,7 +9,7 @@
 import type { EngineEvent, Features } from '../../core/engine.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import type { JsonRpcNotification, RequestId } from '../../jsonrpc/messages.js';
-import { checkSubscriptionUri, type MethodHandler, type MethodContext, type SubscriptionLimits } from '../revision.js';
+import { checkSubscriptionUri, type MethodContext, type MethodHandler, type SubscriptionLimits } from '../revision.js';
 import { META_KEYS } from './meta.js';
 
 /** The honoured part of a client's subscription filter. */
@@ -71,9 +71,7 @@ export function subscriptionEvent(event: EngineEvent, filter: SubscriptionFilter
     case 'promptsListChanged':
       return filter.promptsListChanged ? { jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: { _meta } } : undefined;
     case 'resourcesListChanged':
-      return filter.resourcesListChanged
-        ? { jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta } }
-        : undefined;
+      return filter.resourcesListChanged ? { jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta } } : undefined;
     case 'resourceUpdated':
       return filter.resourceSubscriptions?.some((s) => coversUri(s, event.uri))
         ? { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri, _meta } }

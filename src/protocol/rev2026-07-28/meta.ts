@@ -24,7 +24,6 @@ export type RequestMeta =
   | { kind: 'invalid'; message: string }
   | { kind: 'modern'; version: string; clientCapabilities: Record<string, unknown>; clientInfo?: Record<string, unknown> };
 
-
 /**
  * Reads the modern envelope. A request is modern-shaped when its `_meta`
  * carries any of the per-request keys; one that has some but not all

@@ -17,7 +17,10 @@ export const claudeCommand: PromptFormat = {
   detect(parts) {
     const commands = parts.findIndex((p, i) => p === 'commands' && parts[i - 1] === '.claude');
     if (commands < 0 || !(parts[parts.length - 1] as string).endsWith('.md')) return undefined;
-    return parts.slice(commands + 1).join('/').slice(0, -3);
+    return parts
+      .slice(commands + 1)
+      .join('/')
+      .slice(0, -3);
   },
   // Claude Code's docs write `argument-hint: [issue] [priority]` unquoted,
   // which is not valid YAML; read the value as the string it is meant to be.

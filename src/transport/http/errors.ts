@@ -37,7 +37,11 @@ export const Rejections = {
   ShuttingDown: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: the server is shutting down' },
   // Overload (RFC 9110 §15.6.4: 503, with Retry-After to say when to try again).
   BodiesBusy: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many request bytes are being received; retry shortly' },
-  AnswersBusy: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: too many answer bytes are waiting for their clients; retry shortly' },
+  AnswersBusy: {
+    status: 503,
+    code: ErrorCode.InternalError,
+    message: 'Service Unavailable: too many answer bytes are waiting for their clients; retry shortly',
+  },
   Internal: { status: 500, code: ErrorCode.InternalError, message: 'Internal error' },
 } as const satisfies Record<string, Rejection>;
 

@@ -22,7 +22,7 @@ import { resolve } from '../../protocol/index.js';
 import { type Server, silentLogger } from '../../server/index.js';
 import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, protectedResourceMetadata } from './auth.js';
 import { preflight, withCors } from './cors.js';
-import { reject, Rejections, RETRY_AFTER } from './errors.js';
+import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import type { HttpHandler, HttpOptions } from './options.js';
@@ -153,10 +153,13 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     // Sessions turned off: a session header names nothing (and is ignored).
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     const session = sessionId === null ? undefined : store.get(sessionId.trim());
-    const resolved = resolve(parsed.value, { session: session?.connection.session, http: { headers: request.headers, unknownSession: sessionId !== null && !session } });
+    const resolved = resolve(parsed.value, {
+      session: session?.connection.session,
+      http: { headers: request.headers, unknownSession: sessionId !== null && !session },
+    });
     if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
     if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
-    return sessions.post(request, resolved, accept, session);
+    return sessions.post(resolved, accept, session);
   }
 
   function sessionFor(request: HttpRequest): Session | HttpReply {

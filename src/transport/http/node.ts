@@ -11,8 +11,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
+import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import type { HttpHandler } from './options.js';
-import { reject, Rejections, RETRY_AFTER } from './errors.js';
 import { type BodyBudget, type HeaderReader, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
 
 /** Options of {@link toNodeHandler}. */

@@ -7,8 +7,8 @@ import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Server, silentLogger } from '../../server/index.js';
 import { createHttpHandler } from './handler.js';
-import type { HttpOptions } from './options.js';
 import { toNodeHandler } from './node.js';
+import type { HttpOptions } from './options.js';
 import { splitHost } from './origin.js';
 
 /** Options of {@link serveHttp}. */

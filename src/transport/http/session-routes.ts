@@ -10,7 +10,7 @@
 import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
 import type { Logger, Server } from '../../server/index.js';
-import { reject, Rejections } from './errors.js';
+import { Rejections, reject } from './errors.js';
 import { createExchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
@@ -31,7 +31,7 @@ export interface RouteContext {
 /** The session routes. */
 export interface SessionRoutes {
   /** A POST the resolver gave to a session revision, in `session` when it named a known one. */
-  post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
+  post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
   /** A GET on a known session: its SSE stream. */
   get(request: HttpRequest, session: Session): HttpReply;
 }
@@ -43,7 +43,13 @@ const accepted = (): HttpReply => ({ status: 202, headers: {} });
 export function createSessionRoutes(server: Server, store: SessionStore, sessionsEnabled: boolean, logger: Logger, context: RouteContext): SessionRoutes {
   const { keepAliveMs, track, internalError, takeStream } = context;
 
-  function answer(session: Session | undefined, run: () => Promise<JsonRpcResponse | undefined>, id: JsonRpcRequest['id'], accept: Acceptable, headers?: Record<string, string>): Promise<HttpReply> {
+  function answer(
+    session: Session | undefined,
+    run: () => Promise<JsonRpcResponse | undefined>,
+    id: JsonRpcRequest['id'],
+    accept: Acceptable,
+    headers?: Record<string, string>,
+  ): Promise<HttpReply> {
     // Session revisions' JSON-RPC errors are ordinary answers: 200 (they name no other status).
     const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, onDone: track(), ...(headers ? { headers } : {}) });
     if (session) session.inFlight++;
@@ -57,7 +63,7 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
     return exchange.response;
   }
 
-  function post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
+  function post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
     if (session) {
       session.lastActive = Date.now();
       // Notifications and responses: 202 with no body (2025-06-18 basic/transports §Sending Messages).

@@ -9,7 +9,7 @@
 import type { JsonRpcResponse } from '../../jsonrpc/messages.js';
 import type { Resolved } from '../../protocol/index.js';
 import type { Server } from '../../server/index.js';
-import { reject, Rejections } from './errors.js';
+import { Rejections, reject } from './errors.js';
 import { createExchange } from './exchange.js';
 import type { Acceptable } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';

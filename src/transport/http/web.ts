@@ -67,8 +67,11 @@ export function fromWebRequest(request: Request): HttpRequest {
 /** An answer as a web `Response`. */
 export function toWebResponse(reply: HttpReply): Response {
   const { body } = reply;
-  return new Response(Array.isArray(body) ? new Blob(body as Array<string | Uint8Array<ArrayBuffer>>) : ((body as string | ReadableStream | undefined) ?? null), {
-    status: reply.status,
-    headers: reply.headers,
-  });
+  return new Response(
+    Array.isArray(body) ? new Blob(body as Array<string | Uint8Array<ArrayBuffer>>) : ((body as string | ReadableStream | undefined) ?? null),
+    {
+      status: reply.status,
+      headers: reply.headers,
+    },
+  );
 }

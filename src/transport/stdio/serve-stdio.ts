@@ -14,10 +14,10 @@
  * cancellation, which skips the line, is seen while every place is taken.
  */
 import type { Readable, Writable } from 'node:stream';
-import { type Logger, silentLogger } from '../../server/index.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitStableMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
+import { type Logger, silentLogger } from '../../server/index.js';
 import { createLineReader } from './line-reader.js';
 
 export interface StdioOptions {
@@ -160,9 +160,13 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
 
   function start(item: Item, listen: string | number | undefined): void {
     waitingBytes -= item.bytes;
-    if ('reply' in item) return write(item.reply);
+    if ('reply' in item) {
+      write(item.reply);
+      return;
+    }
     if (listen !== undefined && listening >= maxListens) {
-      return write(errorResponse(listen, ErrorCode.InternalError, `Too many open listen requests (${maxListens}); cancel one first`));
+      write(errorResponse(listen, ErrorCode.InternalError, `Too many open listen requests (${maxListens}); cancel one first`));
+      return;
     }
     if (listen !== undefined) listening++;
     else running++;
@@ -238,9 +242,8 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
 
   function onLine(text: string): void {
     const parsed = parseMessage(text, server.limits.maxJsonDepth);
-    if (!parsed.ok) return enqueue({ reply: parsed.response, bytes: text.length });
-    if (cancelNow(parsed.value)) return;
-    enqueue({ message: parsed.value, bytes: text.length });
+    if (parsed.ok && cancelNow(parsed.value)) return;
+    enqueue(parsed.ok ? { message: parsed.value, bytes: text.length } : { reply: parsed.response, bytes: text.length });
   }
 
   const reader = createLineReader(maxBytes, {
