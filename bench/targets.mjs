@@ -119,8 +119,10 @@ export function evaluate(results, targets = TARGETS) {
       let margin = null;
       if (judged && t.margin === 'relative') margin = t.op === '>=' ? value / bound - 1 : 1 - value / bound;
       else if (judged) margin = t.op === '>=' ? value - bound : bound - value;
+      // Comparable across units: an absolute margin as a fraction of its bound.
+      const shortfall = margin === null ? null : t.margin === 'relative' ? margin : margin / Math.abs(bound);
       const { boundMin, ...cell } = c;
-      return { ...cell, value: measured ? value : null, bound: bound ?? null, boundFrom: boundFrom ?? null, met, margin };
+      return { ...cell, value: measured ? value : null, bound: bound ?? null, boundFrom: boundFrom ?? null, met, margin, shortfall };
     });
     const judged = cells.filter((c) => c.met !== null);
     const status = t.threshold === null ? 'reported' : judged.length === 0 ? 'not measured' : judged.every((c) => c.met) ? 'met' : 'missed';

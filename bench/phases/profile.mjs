@@ -21,11 +21,11 @@ export function missedCells(targets) {
       if (c.met !== false || !c.profile) continue;
       const key = JSON.stringify(c.profile);
       const entry = seen.get(key) ?? { profile: c.profile, misses: [] };
-      entry.misses.push({ target: t.id, cell: c.label, margin: c.margin });
+      entry.misses.push({ target: t.id, cell: c.label, margin: c.margin, shortfall: c.shortfall });
       seen.set(key, entry);
     }
   }
-  const worst = (e) => Math.min(...e.misses.map((m) => m.margin));
+  const worst = (e) => Math.min(...e.misses.map((m) => m.shortfall));
   return [...seen.values()].sort((a, b) => worst(a) - worst(b));
 }
 
