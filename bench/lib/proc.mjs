@@ -1,7 +1,7 @@
 // Child processes: spawn a server, wait for its READY line, read its memory
 // from /proc, stop it. Every server binds 127.0.0.1 only.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 export function freePort() {
@@ -19,8 +19,25 @@ export function freePort() {
 export function rss(pid) {
   return procField(pid, 'VmRSS');
 }
-/** CPU time (user + system, all threads) a pid has used, in ms (Linux /proc, 100 Hz ticks), or NaN. */
+/**
+ * CPU time a pid has used, all threads, in ms: the nanosecond run time of
+ * each thread from /proc/PID/task/TID/schedstat, or (without schedstat) user +
+ * system time from /proc/PID/stat in 10 ms ticks. NaN when the pid is gone.
+ */
 export function cpuMs(pid) {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+    if (ns > 0) return ns / 1e6;
+  } catch {
+    // no schedstat: fall back to ticks
+  }
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;

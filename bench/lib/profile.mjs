@@ -1,5 +1,6 @@
-// Summarizes a V8 .cpuprofile (node --cpu-prof): self time per function and
-// per area (skillport dist/, node internals, dependencies, GC, idle).
+// Summarizes a V8 .cpuprofile (node --cpu-prof, or the inspector's
+// Profiler.stop): self time per function, per area (skillport dist/, node
+// internals, dependencies, GC, idle), and skillport's own functions.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -34,11 +35,16 @@ export function summarizeProfile(file, root, top = 12) {
     .sort((a, b) => b.us - a.us)
     .slice(0, top)
     .map((f) => ({ ...f, share: f.us / busy }));
+  const own = [...fns.values()]
+    .filter((f) => f.where.startsWith('dist/'))
+    .sort((a, b) => b.us - a.us)
+    .slice(0, top)
+    .map((f) => ({ ...f, share: f.us / busy }));
   const byArea = [...areas.entries()]
     .filter(([a]) => a !== 'idle')
     .sort((a, b) => b[1] - a[1])
     .map(([area, us]) => ({ area, us, share: us / busy }));
-  return { totalMs: total / 1000, busyMs: busy / 1000, functions, byArea };
+  return { totalMs: total / 1000, busyMs: busy / 1000, samples: profile.samples.length, functions, own, byArea };
 }
 
 const NATIVE_IO = new Set(['writeUtf8String', 'writev', 'writeBuffer', 'writeLatin1String', 'read', 'readdir', 'openFileHandle', 'fstat', 'close', 'open', 'lstat', 'stat', 'realpath', 'shutdown']);

@@ -1,7 +1,7 @@
 // The prompt set every contender serves, as plain data. Each server file maps
 // it onto its framework's API, so the wire content is the same everywhere:
 //   - three small prompts with arguments (greet, review, summarize)
-//   - static_4k: no arguments, a ~4 KB static body
+//   - static_4k and static_4k_get: no arguments, the same ~4 KB static body
 //   - lookup: one argument completing over 100,000 generated values
 //   - gen_0000..gen_0999: 1,000 generated prompts for listing
 // Deterministic (seeded PRNG), so every process builds identical values.
@@ -87,23 +87,31 @@ export function generatedPrompts(count = GENERATED_COUNT) {
   });
 }
 
-/** The standard set, all prompts in listing order. */
+/**
+ * The standard prompts in listing order. `fixed: true` marks a body that is
+ * the same for every request, which skillport declares with `output`; every
+ * other prompt is declared with `get`, the way the README writes prompts. The
+ * 4 KB body is served twice, once each way, as two prompts.
+ */
+export function standardPrompts() {
+  return [
+    ...SMALL_PROMPTS,
+    { name: 'static_4k', description: 'A static ~4 KB body.', arguments: [], fixed: true, render: () => STATIC_4K },
+    { name: 'static_4k_get', description: 'The same ~4 KB body, from a function.', arguments: [], render: () => STATIC_4K },
+    {
+      name: 'lookup',
+      description: 'Looks up a key; the key completes over 100,000 values.',
+      arguments: [{ name: 'key', description: 'A key', required: true, completes: true }],
+      render: (a) => `Look up ${a.key}.`,
+    },
+    ...generatedPrompts(),
+  ];
+}
+export const STANDARD_COUNT = SMALL_PROMPTS.length + 3 + GENERATED_COUNT;
+
+/** The standard set: its prompts and the 100,000 completion values. */
 export function standardSet() {
-  const values = completionValues();
-  return {
-    values,
-    prompts: [
-      ...SMALL_PROMPTS,
-      { name: 'static_4k', description: 'A static ~4 KB body.', arguments: [], render: () => STATIC_4K },
-      {
-        name: 'lookup',
-        description: 'Looks up a key; the key completes over 100,000 values.',
-        arguments: [{ name: 'key', description: 'A key', required: true, completes: true }],
-        render: (a) => `Look up ${a.key}.`,
-      },
-      ...generatedPrompts(),
-    ],
-  };
+  return { values: completionValues(), prompts: standardPrompts() };
 }
 
 /** Prefix completion as a peer's user code would write it (the SDKs have no index). */

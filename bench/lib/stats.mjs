@@ -15,7 +15,7 @@ export function percentile(xs, p) {
 
 export const fmt = {
   n: (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : 'n/a'),
-  ms: (x) => (Number.isFinite(x) ? (x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x.toFixed(1)) : 'n/a'),
+  ms: (x) => (Number.isFinite(x) ? (Math.abs(x) < 1 ? x.toFixed(3) : Math.abs(x) < 10 ? x.toFixed(2) : x.toFixed(1)) : 'n/a'),
   ratio: (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : 'n/a'),
   mb: (b) => (Number.isFinite(b) ? `${(b / 1048576).toFixed(1)} MB` : 'n/a'),
   kb: (b) => (Number.isFinite(b) ? `${(b / 1024).toFixed(2)} KB` : 'n/a'),

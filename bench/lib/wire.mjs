@@ -5,7 +5,7 @@
 //   modern (2026-07-28): no handshake (one server/discover, as the v2 client's
 //     probe does); every request carries MCP-Protocol-Version, Mcp-Method,
 //     Mcp-Name (prompts/get) and the per-request _meta envelope.
-import { PREFIXES } from './promptset.mjs';
+import { PREFIXES, STANDARD_COUNT } from './promptset.mjs';
 
 export const LEGACY_VERSION = '2025-11-25';
 export const MODERN_VERSION = '2026-07-28';
@@ -18,19 +18,30 @@ export const META = {
 
 export const BASE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** The four HTTP workloads: method, params and the Mcp-Name header source. */
+/**
+ * The HTTP workloads: method, params and the Mcp-Name header source. skillport
+ * declares greet with `get` and static_4k with a fixed `output`; static_4k_get
+ * is the same 4 KB body declared with `get`.
+ */
 export const WORKLOADS = [
-  { id: 'list', label: 'prompts/list (1,005 prompts)', method: 'prompts/list', params: () => undefined },
-  { id: 'get', label: 'prompts/get with arguments', method: 'prompts/get', name: 'greet', params: () => ({ name: 'greet', arguments: { name: 'Ada', tone: 'warm' } }) },
+  { id: 'list', label: `prompts/list (${STANDARD_COUNT.toLocaleString('en-US')} prompts)`, method: 'prompts/list', params: () => undefined },
+  {
+    id: 'get',
+    label: 'prompts/get with arguments (get)',
+    method: 'prompts/get',
+    name: 'greet',
+    params: () => ({ name: 'greet', arguments: { name: 'Ada', tone: 'warm' } }),
+  },
   {
     id: 'complete',
-    label: 'completion/complete, 2-letter prefix over 100k',
+    label: 'completion/complete, 2-letter prefix over 100,000 values',
     method: 'completion/complete',
     variants: PREFIXES.length,
     params: (n) => ({ ref: { type: 'ref/prompt', name: 'lookup' }, argument: { name: 'key', value: PREFIXES[n % PREFIXES.length] } }),
     check: (r) => Array.isArray(r?.completion?.values) && r.completion.values.length === 100,
   },
-  { id: 'get4k', label: 'prompts/get of the 4 KB body', method: 'prompts/get', name: 'static_4k', params: () => ({ name: 'static_4k' }) },
+  { id: 'get4k', label: 'prompts/get, 4 KB body (output)', method: 'prompts/get', name: 'static_4k', params: () => ({ name: 'static_4k' }) },
+  { id: 'get4k-get', label: 'prompts/get, 4 KB body (get)', method: 'prompts/get', name: 'static_4k_get', params: () => ({ name: 'static_4k_get' }) },
 ];
 
 /** One JSON-RPC request body for an era. */
@@ -105,7 +116,7 @@ export function checkResult(workload, json) {
   if (json.error) return `JSON-RPC error ${json.error.code}: ${json.error.message}`;
   const r = json.result;
   if (workload.check) return workload.check(r) ? undefined : `unexpected result ${JSON.stringify(r).slice(0, 200)}`;
-  if (workload.id === 'list') return r?.prompts?.length === 1005 ? undefined : `listed ${r?.prompts?.length} prompts, expected 1005 in one page`;
-  if (workload.id === 'get4k') return r?.messages?.[0]?.content?.text?.length > 4000 ? undefined : '4 KB body missing';
+  if (workload.id === 'list') return r?.prompts?.length === STANDARD_COUNT ? undefined : `listed ${r?.prompts?.length} prompts, expected ${STANDARD_COUNT} in one page`;
+  if (workload.id.startsWith('get4k')) return r?.messages?.[0]?.content?.text?.length > 4000 ? undefined : '4 KB body missing';
   return Array.isArray(r?.messages) ? undefined : `unexpected result ${JSON.stringify(r).slice(0, 200)}`;
 }

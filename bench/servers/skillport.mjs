@@ -6,8 +6,6 @@ import { onTerm, promptSet, readArgs, ready, unavailable } from './_common.mjs';
 
 const { mode, port } = readArgs();
 const { prompts, values } = promptSet();
-const standard = (process.env.BENCH_SET ?? 'standard') === 'standard';
-
 const definitions = prompts.map((p) =>
   definePrompt({
     name: p.name,
@@ -18,19 +16,18 @@ const definitions = prompts.map((p) =>
       required: a.required,
       ...(a.completes ? { complete: values } : {}),
     })),
-    // In the HTTP/stdio set, a prompt without arguments (the 4 KB static body) is the same for
-    // every request and is declared as a fixed output. The cold-start sets keep a get that
-    // builds each body on demand, as the peers' callbacks do, so no contender holds bodies.
-    ...(standard && p.arguments.length === 0 ? { output: p.render({}) } : { get: (args) => p.render(args) }),
+    // As the README writes prompts: a body that is the same for every request
+    // as a fixed `output`, everything else as `get`.
+    ...(p.fixed ? { output: p.render({}) } : { get: (args) => p.render(args) }),
   }),
 );
 
 const server = createServer({
   ...{ name: 'bench', version: '1.0.0' },
   prompts: staticPrompts(definitions),
-  // The peers answer prompts/list with the whole set; a page size above the
-  // set size makes skillport send the same payload. Cold start keeps the default.
-  ...(standard ? { pageSize: 5000 } : {}),
+  // The peers and the floor answer prompts/list with the whole set in one
+  // page; a page size of at least the set size makes skillport send the same.
+  pageSize: Math.max(50, prompts.length),
 });
 
 if (mode === 'http') {

@@ -1,0 +1,93 @@
+// stdio: sequential prompts/get round trips (each waits for its answer), then
+// the same number pipelined (written at once), raw newline-delimited JSON-RPC
+// from the parent. Ratios per round against the floor on the same revision.
+import { performance } from 'node:perf_hooks';
+import { cpuMs } from '../lib/proc.mjs';
+import { median, percentile } from '../lib/stats.mjs';
+import { spawnStdio } from '../lib/stdio-client.mjs';
+import { checkResult, WORKLOADS } from '../lib/wire.mjs';
+import { cellKey, ERA_LABEL, STDIO_SERVERS } from '../config.mjs';
+
+const GET = WORKLOADS.find((w) => w.id === 'get');
+const PARAMS = GET.params(0);
+
+export default async function stdio({ cfg, rel, log, sleep, timeLeft, unavailable }) {
+  log('\n== stdio (raw newline-delimited JSON-RPC) ==');
+  const runs = {};
+  const pairs = STDIO_SERVERS.flatMap((def) => def.eras.map((era) => ({ def, era })));
+  const n = cfg.stdioN;
+  for (let round = 0; round < cfg.rounds; round++) {
+    if (!timeLeft(`stdio round ${round + 1}`)) break;
+    for (const { def, era } of pairs.map((_, i) => pairs[(i + round) % pairs.length])) {
+      const key = cellKey(def.id, era);
+      const client = spawnStdio(process.execPath, [rel(def.script), 'stdio']);
+      try {
+        await client.handshake(era);
+        const first = await client.request('prompts/get', PARAMS, { era });
+        const problem = checkResult(GET, first);
+        if (problem) throw new Error(`prompts/get: ${problem}`);
+        const call = client.caller('prompts/get', PARAMS, { era });
+        for (let i = 0; i < 1000; i++) await call();
+        const lat = new Float64Array(n);
+        let cpu0 = cpuMs(client.pid);
+        const t0 = performance.now();
+        const seq = (async () => {
+          for (let i = 0; i < n; i++) {
+            const s = performance.now();
+            await call();
+            lat[i] = performance.now() - s;
+          }
+        })();
+        const exited = client.exit.then(() => Promise.reject(new Error(`exited: ${client.stderr().slice(-300)}`)));
+        await Promise.race([seq, exited, sleep(120_000).then(() => Promise.reject(new Error('sequential loop timed out')))]);
+        const seqMs = performance.now() - t0;
+        const seqCpuUs = ((cpuMs(client.pid) - cpu0) * 1000) / n;
+        cpu0 = cpuMs(client.pid);
+        const t1 = performance.now();
+        await client.pipelined(n, 'prompts/get', PARAMS, { era });
+        const pipeMs = performance.now() - t1;
+        const pipeCpuUs = ((cpuMs(client.pid) - cpu0) * 1000) / n;
+        const sample = { round, seqRps: (n / seqMs) * 1000, p50: percentile(lat, 50), p99: percentile(lat, 99), pipeRps: (n / pipeMs) * 1000, seqCpuUs, pipeCpuUs };
+        (runs[key] ??= []).push(sample);
+        log(`  round ${round + 1} ${key.padEnd(18)} sequential ${Math.round(sample.seqRps)} rt/s p99 ${sample.p99.toFixed(3)} ms; pipelined ${Math.round(sample.pipeRps)} req/s`);
+      } catch (error) {
+        if (round === 0) unavailable(`stdio: ${def.label} ${ERA_LABEL[era]}`, error.message);
+        log(`  ${key}: failed: ${error.message.slice(0, 200)}`);
+      } finally {
+        await client.close();
+      }
+    }
+  }
+  const table = {};
+  const byRound = (k) => {
+    const list = [];
+    for (const r of runs[k] ?? []) list[r.round] = r;
+    return list;
+  };
+  for (const { def, era } of pairs) {
+    const key = cellKey(def.id, era);
+    const mine = runs[key];
+    if (!mine?.length) continue;
+    const floor = byRound(cellKey('floor', era));
+    const sp = byRound(cellKey('skillport', era));
+    const paired = (other, f) => median(mine.map((r) => (other[r.round] ? f(r, other[r.round]) : Number.NaN)));
+    table[key] = {
+      label: def.label,
+      id: def.id,
+      era,
+      peer: Boolean(def.peer),
+      seqRps: median(mine.map((r) => r.seqRps)),
+      p50: median(mine.map((r) => r.p50)),
+      p99: median(mine.map((r) => r.p99)),
+      pipeRps: median(mine.map((r) => r.pipeRps)),
+      seqCpuUs: median(mine.map((r) => r.seqCpuUs)),
+      pipeCpuUs: median(mine.map((r) => r.pipeCpuUs)),
+      seqToFloor: paired(floor, (r, o) => r.seqRps / o.seqRps),
+      pipeToFloor: paired(floor, (r, o) => r.pipeRps / o.pipeRps),
+      seqToSkillport: paired(sp, (r, o) => r.seqRps / o.seqRps),
+      pipeToSkillport: paired(sp, (r, o) => r.pipeRps / o.pipeRps),
+      samples: mine,
+    };
+  }
+  return { n, table };
+}
