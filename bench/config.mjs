@@ -26,8 +26,34 @@ export const COLD_SIZES = [10, 1000, 10000];
 
 export function sizes({ quick, sustain }) {
   const cfg = quick
-    ? { rounds: 1, duration: 1, warmup: 0.5, connections: 16, stdioN: 1000, coldRounds: 1, coldSizes: COLD_SIZES, sustainSec: 8, reloads: 5, profileSec: 3, completionN: 2000, completionRounds: 2 }
-    : { rounds: 3, duration: 1.75, warmup: 0.5, connections: 16, stdioN: 5000, coldRounds: 5, coldSizes: COLD_SIZES, sustainSec: 40, reloads: 20, profileSec: 4, completionN: 10000, completionRounds: 5 };
+    ? {
+        rounds: 1,
+        duration: 1,
+        warmup: 0.5,
+        connections: 16,
+        stdioN: 1000,
+        coldRounds: 1,
+        coldSizes: COLD_SIZES,
+        sustainSec: 8,
+        reloads: 5,
+        profileSec: 3,
+        completionN: 2000,
+        completionRounds: 2,
+      }
+    : {
+        rounds: 3,
+        duration: 1.75,
+        warmup: 0.5,
+        connections: 16,
+        stdioN: 5000,
+        coldRounds: 5,
+        coldSizes: COLD_SIZES,
+        sustainSec: 40,
+        reloads: 20,
+        profileSec: 4,
+        completionN: 10000,
+        completionRounds: 5,
+      };
   if (sustain > 0) cfg.sustainSec = sustain;
   // Hard stop: no run goes past 15 minutes.
   cfg.budgetMinutes = 15;
@@ -58,9 +84,31 @@ export const STDIO_SERVERS = [
 /** Cold start: each contender's argv and env for N prompts (dir: a folder of N SKILL.md files). */
 export const COLD_SERVERS = [
   { id: 'floor', label: 'floor, N prompts in code', argv: () => ['bench/servers/floor.mjs', 'stdio'], env: (n) => ({ BENCH_SET: `skills:${n}` }) },
-  { id: 'skillport-lib', label: 'skillport library, N definePrompt', argv: () => ['bench/servers/skillport.mjs', 'stdio'], env: (n) => ({ BENCH_SET: `skills:${n}` }) },
-  { id: 'skillport-cli', label: 'skillport serve DIR (CLI, N SKILL.md files, default page of 50)', argv: (n, dir) => ['bin/skillport.js', 'serve', dir], env: () => ({}) },
-  { id: 'v1', label: 'SDK v1 McpServer, N registerPrompt', argv: () => ['bench/servers/sdk-v1.mjs', 'stdio'], env: (n) => ({ BENCH_SET: `skills:${n}` }), peer: true },
-  { id: 'v2', label: 'SDK v2 serveStdio, N registerPrompt', argv: () => ['bench/servers/sdk-v2.mjs', 'stdio'], env: (n) => ({ BENCH_SET: `skills:${n}` }), peer: true },
+  {
+    id: 'skillport-lib',
+    label: 'skillport library, N definePrompt',
+    argv: () => ['bench/servers/skillport.mjs', 'stdio'],
+    env: (n) => ({ BENCH_SET: `skills:${n}` }),
+  },
+  {
+    id: 'skillport-cli',
+    label: 'skillport serve DIR (CLI, N SKILL.md files, default page of 50)',
+    argv: (_n, dir) => ['bin/skillport.js', 'serve', dir],
+    env: () => ({}),
+  },
+  {
+    id: 'v1',
+    label: 'SDK v1 McpServer, N registerPrompt',
+    argv: () => ['bench/servers/sdk-v1.mjs', 'stdio'],
+    env: (n) => ({ BENCH_SET: `skills:${n}` }),
+    peer: true,
+  },
+  {
+    id: 'v2',
+    label: 'SDK v2 serveStdio, N registerPrompt',
+    argv: () => ['bench/servers/sdk-v2.mjs', 'stdio'],
+    env: (n) => ({ BENCH_SET: `skills:${n}` }),
+    peer: true,
+  },
   { id: 'fastmcp', label: 'FastMCP, N addPrompt', argv: () => ['bench/servers/fastmcp.mjs', 'stdio'], env: (n) => ({ BENCH_SET: `skills:${n}` }), peer: true },
 ];

@@ -31,15 +31,20 @@ function margin(t, c) {
 function targets(p, list) {
   p('## Targets');
   p();
-  p('Each cell is read from this run’s data (the path is in RESULTS.json). Margin: how far the cell is from its bound, positive when met; relative to the bound for ratios and p99, absolute otherwise.');
+  p(
+    'Each cell is read from this run’s data (the path is in RESULTS.json). Margin: how far the cell is from its bound, positive when met; relative to the bound for ratios and p99, absolute otherwise.',
+  );
   p();
   p('| Target | Status | Cell | Value | Bound | Cell result | Margin |');
   p('|---|---|---|---:|---:|---|---:|');
   for (const t of list) {
     t.cells.forEach((c, i) => {
-      const bound = c.bound === null ? (t.threshold === null ? 'reported' : 'n/a') : `${t.op} ${value(t.unit, c.bound)}${c.boundFrom ? ` (${c.boundFrom})` : ''}`;
+      const bound =
+        c.bound === null ? (t.threshold === null ? 'reported' : 'n/a') : `${t.op} ${value(t.unit, c.bound)}${c.boundFrom ? ` (${c.boundFrom})` : ''}`;
       const result = c.met === null ? (t.threshold === null ? 'reported' : 'not measured') : c.met ? 'met' : '**missed**';
-      p(`| ${i === 0 ? cellText(t.what) : ''} | ${i === 0 ? (t.status === 'missed' ? '**missed**' : t.status) : ''} | ${c.label} | ${value(t.unit, c.value)} | ${bound} | ${result} | ${margin(t, c)} |`);
+      p(
+        `| ${i === 0 ? cellText(t.what) : ''} | ${i === 0 ? (t.status === 'missed' ? '**missed**' : t.status) : ''} | ${c.label} | ${value(t.unit, c.value)} | ${bound} | ${result} | ${margin(t, c)} |`,
+      );
     });
   }
   p();
@@ -48,7 +53,9 @@ function targets(p, list) {
 function profiles(p, list) {
   p('## Where the time goes (missed target cells)');
   p();
-  p('CPU profiles of skillport and of the floor on each missed cell, taken after the timed rounds. Self time is divided by the requests completed while profiling (HTTP) or counted for the one start (cold start). The profiler samples on a wall-clock timer, so time the server thread spends descheduled (on this machine the load generator shares the cores) is counted in whatever function it was in, mostly the socket write that wakes the client; "CPU time" is the process’s CPU time over the same window from /proc (all threads), for scale.');
+  p(
+    'CPU profiles of skillport and of the floor on each missed cell, taken after the timed rounds. Self time is divided by the requests completed while profiling (HTTP) or counted for the one start (cold start). The profiler samples on a wall-clock timer, so time the server thread spends descheduled (on this machine the load generator shares the cores) is counted in whatever function it was in, mostly the socket write that wakes the client; "CPU time" is the process’s CPU time over the same window from /proc (all threads), for scale.',
+  );
   p();
   for (const prof of list) {
     const { skillport: sp, floor } = prof;
@@ -58,7 +65,8 @@ function profiles(p, list) {
     p(`### ${prof.title}`);
     p();
     p(`Missed: ${prof.misses.map((m) => `${m.target} (${m.cell})`).join(', ')}. ${prof.how}.`);
-    if (prof.unit.startsWith('µs')) p(`skillport: ${fmt.n(sp.per)} requests (${fmt.n(sp.rps)} req/s) while profiled; floor: ${fmt.n(floor.per)} requests (${fmt.n(floor.rps)} req/s).`);
+    if (prof.unit.startsWith('µs'))
+      p(`skillport: ${fmt.n(sp.per)} requests (${fmt.n(sp.rps)} req/s) while profiled; floor: ${fmt.n(floor.per)} requests (${fmt.n(floor.rps)} req/s).`);
     else p(`skillport: ${fmt.n(sp.ms)} ms to the first list; floor: ${fmt.n(floor.ms)} ms.`);
     p();
     const areas = new Map();
@@ -68,7 +76,9 @@ function profiles(p, list) {
     p(`| Area | skillport, ${prof.unit} | floor, ${prof.unit} | skillport − floor |`);
     p('|---|---:|---:|---:|');
     for (const r of rows.slice(0, 12)) p(`| ${cellText(r.area)} | ${num(r.sp)} | ${num(r.floor)} | ${num(r.sp - r.floor)} |`);
-    p(`| all non-idle samples | ${num(per(sp, sp.busyMs * 1000))} | ${num(per(floor, floor.busyMs * 1000))} | ${num(per(sp, sp.busyMs * 1000) - per(floor, floor.busyMs * 1000))} |`);
+    p(
+      `| all non-idle samples | ${num(per(sp, sp.busyMs * 1000))} | ${num(per(floor, floor.busyMs * 1000))} | ${num(per(sp, sp.busyMs * 1000) - per(floor, floor.busyMs * 1000))} |`,
+    );
     p(`| CPU time (/proc) | ${num(sp.cpuPer)} | ${num(floor.cpuPer)} | ${num(sp.cpuPer - floor.cpuPer)} |`);
     p();
     const fnTable = (title, side, fns) => {
@@ -89,7 +99,9 @@ function profiles(p, list) {
 function http(p, h) {
   p('## HTTP throughput and latency');
   p();
-  p('Every contender serves the same prompts (see Method). "÷ floor" and "÷ skillport": req/s ratios against the floor and skillport on the same revision in the same round, median over rounds. "CPU µs/req": the server process’s CPU time over the cell (all threads, /proc schedstat) ÷ completed requests; "CPU eff." is the floor’s (or skillport’s) CPU per request ÷ the contender’s, read like the req/s ratio.');
+  p(
+    'Every contender serves the same prompts (see Method). "÷ floor" and "÷ skillport": req/s ratios against the floor and skillport on the same revision in the same round, median over rounds. "CPU µs/req": the server process’s CPU time over the cell (all threads, /proc schedstat) ÷ completed requests; "CPU eff." is the floor’s (or skillport’s) CPU per request ÷ the contender’s, read like the req/s ratio.',
+  );
   for (const w of h.workloads) {
     p();
     p(`### ${w.label}`);
@@ -97,7 +109,9 @@ function http(p, h) {
     p('| Contender | Revision | req/s | p50 ms | p99 ms | ÷ floor | ÷ skillport | CPU µs/req | CPU eff. ÷ floor | CPU eff. ÷ skillport |');
     p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of Object.values(h.table[w.id] ?? {})) {
-      p(`| ${r.label} | ${ERA[r.era]} | ${fmt.n(r.rps)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.toFloor)} | ${fmt.ratio(r.toSkillport)} | ${fmt.n(r.cpuUs, 1)} | ${fmt.ratio(r.cpuToFloor)} | ${fmt.ratio(r.cpuToSkillport)} |`);
+      p(
+        `| ${r.label} | ${ERA[r.era]} | ${fmt.n(r.rps)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.toFloor)} | ${fmt.ratio(r.toSkillport)} | ${fmt.n(r.cpuUs, 1)} | ${fmt.ratio(r.cpuToFloor)} | ${fmt.ratio(r.cpuToSkillport)} |`,
+      );
     }
   }
   p();
@@ -112,7 +126,9 @@ function http(p, h) {
 function completion(p, c) {
   p('## completion/complete in-process (100,000 values)');
   p();
-  p(`\`createServer\` from dist/index.js, \`server.connect(peer).receive(message)\`: ${fmt.n(c.n)} calls over ${c.rounds} interleaved rounds, cycling through all ${c.prefixes} two-letter prefixes, after 1,000 warm-up calls per round; medians over rounds.`);
+  p(
+    `\`createServer\` from dist/index.js, \`server.connect(peer).receive(message)\`: ${fmt.n(c.n)} calls over ${c.rounds} interleaved rounds, cycling through all ${c.prefixes} two-letter prefixes, after 1,000 warm-up calls per round; medians over rounds.`,
+  );
   p();
   p('| Path | p50 ms | p99 ms | max ms |');
   p('|---|---:|---:|---:|');
@@ -128,12 +144,18 @@ function completion(p, c) {
 function stdio(p, s) {
   p('## stdio');
   p();
-  p(`${fmt.n(s.n)} sequential prompts/get round trips (each waits for its answer), then ${fmt.n(s.n)} pipelined (written at once); raw newline-delimited JSON-RPC from the parent. Ratios per round against the floor and skillport on the same revision, median over rounds. CPU µs/req: the server process’s CPU time ÷ requests.`);
+  p(
+    `${fmt.n(s.n)} sequential prompts/get round trips (each waits for its answer), then ${fmt.n(s.n)} pipelined (written at once); raw newline-delimited JSON-RPC from the parent. Ratios per round against the floor and skillport on the same revision, median over rounds. CPU µs/req: the server process’s CPU time ÷ requests.`,
+  );
   p();
-  p('| Contender | Revision | sequential rt/s | p50 ms | p99 ms | pipelined req/s | seq CPU µs/req | pipe CPU µs/req | seq ÷ floor | pipe ÷ floor | seq ÷ skillport | pipe ÷ skillport |');
+  p(
+    '| Contender | Revision | sequential rt/s | p50 ms | p99 ms | pipelined req/s | seq CPU µs/req | pipe CPU µs/req | seq ÷ floor | pipe ÷ floor | seq ÷ skillport | pipe ÷ skillport |',
+  );
   p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of Object.values(s.table)) {
-    p(`| ${r.label} | ${ERA[r.era]} | ${fmt.n(r.seqRps)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p99)} | ${fmt.n(r.pipeRps)} | ${fmt.n(r.seqCpuUs, 1)} | ${fmt.n(r.pipeCpuUs, 1)} | ${fmt.ratio(r.seqToFloor)} | ${fmt.ratio(r.pipeToFloor)} | ${fmt.ratio(r.seqToSkillport)} | ${fmt.ratio(r.pipeToSkillport)} |`);
+    p(
+      `| ${r.label} | ${ERA[r.era]} | ${fmt.n(r.seqRps)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p99)} | ${fmt.n(r.pipeRps)} | ${fmt.n(r.seqCpuUs, 1)} | ${fmt.n(r.pipeCpuUs, 1)} | ${fmt.ratio(r.seqToFloor)} | ${fmt.ratio(r.pipeToFloor)} | ${fmt.ratio(r.seqToSkillport)} | ${fmt.ratio(r.pipeToSkillport)} |`,
+    );
   }
   p();
 }
@@ -143,15 +165,21 @@ function cold(p, c) {
   const n = (x) => Number(x).toLocaleString('en-US');
   p('## Cold start to the first prompts/list');
   p();
-  p('Spawn over stdio, initialize, initialized, prompts/list; the clock stops at the list result, RSS is read from /proc right after it. Every contender but the CLI holds the same N prompts (names, descriptions, ~1 KB bodies) in code and lists all N in one page; the CLI reads N `SKILL.md` files (YAML frontmatter + the same body) and answers with its default page. "over floor": ms minus the floor’s in the same round, median over rounds.');
+  p(
+    'Spawn over stdio, initialize, initialized, prompts/list; the clock stops at the list result, RSS is read from /proc right after it. Every contender but the CLI holds the same N prompts (names, descriptions, ~1 KB bodies) in code and lists all N in one page; the CLI reads N `SKILL.md` files (YAML frontmatter + the same body) and answers with its default page. "over floor": ms minus the floor’s in the same round, median over rounds.',
+  );
   p();
   p(`Skill bytes on disk: ${sizes.map((x) => `${n(x)} skills = ${fmt.mb(c.bytes[x])}`).join(', ')}.`);
   p();
-  p(`| Contender | ${sizes.map((x) => `N=${n(x)} ms`).join(' | ')} | ${sizes.map((x) => `over floor N=${n(x)}`).join(' | ')} | ${sizes.map((x) => `RSS N=${n(x)}`).join(' | ')} | RSS per prompt | listed at N=${n(sizes.at(-1))} |`);
+  p(
+    `| Contender | ${sizes.map((x) => `N=${n(x)} ms`).join(' | ')} | ${sizes.map((x) => `over floor N=${n(x)}`).join(' | ')} | ${sizes.map((x) => `RSS N=${n(x)}`).join(' | ')} | RSS per prompt | listed at N=${n(sizes.at(-1))} |`,
+  );
   p(`|---|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|${sizes.map(() => '---:').join('|')}|---:|---:|`);
   for (const r of c.table) {
     const big = r.sizes[sizes.at(-1)];
-    p(`| ${r.label} | ${sizes.map((x) => fmt.n(r.sizes[x].ms)).join(' | ')} | ${sizes.map((x) => `${fmt.n(r.sizes[x].overFloorMs)} ms`).join(' | ')} | ${sizes.map((x) => fmt.mb(r.sizes[x].rss)).join(' | ')} | ${fmt.kb(r.rssPerPrompt)} | ${fmt.n(big.listed)}${big.paged ? ' (paged)' : ''} |`);
+    p(
+      `| ${r.label} | ${sizes.map((x) => fmt.n(r.sizes[x].ms)).join(' | ')} | ${sizes.map((x) => `${fmt.n(r.sizes[x].overFloorMs)} ms`).join(' | ')} | ${sizes.map((x) => fmt.mb(r.sizes[x].rss)).join(' | ')} | ${fmt.kb(r.rssPerPrompt)} | ${fmt.n(big.listed)}${big.paged ? ' (paged)' : ''} |`,
+    );
   }
   p();
 }
@@ -161,12 +189,18 @@ function memory(p, m) {
   if (!runs.length) return;
   p('## Resident memory over a sustained run');
   p();
-  p('A fresh server (skillport: first given 1,100 legacy sessions opened with initialize + initialized and then abandoned; the SDK v1 comparison is not pre-filled) runs prompts/get at 8 connections while four more clients keep opening 2025-11-25 sessions (initialize, initialized, one prompts/get), closing every other one with DELETE and abandoning the rest. RSS is sampled every 250 ms. The first half of the run is warm-up; "start" is the median RSS at 45–55% of the run, "end" the median of the last tenth, "max" the highest sample in the second half. The V8 heap figures come from the server’s own `process.memoryUsage()` over the same windows.');
+  p(
+    'A fresh server (skillport: first given 1,100 legacy sessions opened with initialize + initialized and then abandoned; the SDK v1 comparison is not pre-filled) runs prompts/get at 8 connections while four more clients keep opening 2025-11-25 sessions (initialize, initialized, one prompts/get), closing every other one with DELETE and abandoning the rest. RSS is sampled every 250 ms. The first half of the run is warm-up; "start" is the median RSS at 45–55% of the run, "end" the median of the last tenth, "max" the highest sample in the second half. The V8 heap figures come from the server’s own `process.memoryUsage()` over the same windows.',
+  );
   p();
-  p('| Server | seconds | load revision | req/s | pre-filled sessions | sessions opened (deleted / abandoned) | RSS start | RSS end | RSS max | growth | max growth | heap start | heap end | heap growth |');
+  p(
+    '| Server | seconds | load revision | req/s | pre-filled sessions | sessions opened (deleted / abandoned) | RSS start | RSS end | RSS max | growth | max growth | heap start | heap end | heap growth |',
+  );
   p('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of runs) {
-    p(`| ${r.label} | ${r.seconds} | ${ERA[r.loadEra]} | ${fmt.n(r.rps)} | ${fmt.n(r.prefilled)} | ${fmt.n(r.sessions)} (${fmt.n(r.deleted)} / ${fmt.n(r.sessions - r.deleted)}) | ${fmt.mb(r.base)} | ${fmt.mb(r.end)} | ${fmt.mb(r.max)} | ${fmt.pct(r.growth)} | ${fmt.pct(r.maxGrowth)} | ${fmt.mb(r.heapStart)} | ${fmt.mb(r.heapEnd)} | ${fmt.pct(r.heapGrowth)} |`);
+    p(
+      `| ${r.label} | ${r.seconds} | ${ERA[r.loadEra]} | ${fmt.n(r.rps)} | ${fmt.n(r.prefilled)} | ${fmt.n(r.sessions)} (${fmt.n(r.deleted)} / ${fmt.n(r.sessions - r.deleted)}) | ${fmt.mb(r.base)} | ${fmt.mb(r.end)} | ${fmt.mb(r.max)} | ${fmt.pct(r.growth)} | ${fmt.pct(r.maxGrowth)} | ${fmt.mb(r.heapStart)} | ${fmt.mb(r.heapEnd)} | ${fmt.pct(r.heapGrowth)} |`,
+    );
   }
   p();
   for (const r of runs) {
@@ -180,14 +214,21 @@ function reload(p, r) {
   p(`## Reload (\`skillport serve DIR --watch\`, ${r.skills} skills)`);
   p();
   if (r.latencies.length) {
-    p(`- SKILL.md write (writeFileSync returning) to \`notifications/prompts/list_changed\` at a subscribed 2025-11-25 stdio client, ${r.latencies.length} writes 200 ms apart: p50 ${fmt.ms(median(r.latencies))} ms, p90 ${fmt.ms(percentile(r.latencies, 90))} ms, max ${fmt.ms(Math.max(...r.latencies))} ms. The next prompts/list shows the new description: ${r.reflected ? 'yes' : 'no'}.`);
+    p(
+      `- SKILL.md write (writeFileSync returning) to \`notifications/prompts/list_changed\` at a subscribed 2025-11-25 stdio client, ${r.latencies.length} writes 200 ms apart: p50 ${fmt.ms(median(r.latencies))} ms, p90 ${fmt.ms(percentile(r.latencies, 90))} ms, max ${fmt.ms(Math.max(...r.latencies))} ms. The next prompts/list shows the new description: ${r.reflected ? 'yes' : 'no'}.`,
+    );
   }
-  if (r.large?.length) p(`- The same write with 1,000 skills in the folder: ${r.large.map((x) => fmt.n(x)).join(', ')} ms (median ${fmt.n(median(r.large))} ms).`);
+  if (r.large?.length)
+    p(`- The same write with 1,000 skills in the folder: ${r.large.map((x) => fmt.n(x)).join(', ')} ms (median ${fmt.n(median(r.large))} ms).`);
   if (r.stdio) {
-    p(`- stdio, pipelined prompts/list in windows of at least ${r.windowMs} ms (chunks of 1,000; 4 quiet and 4 busy windows alternating; medians): ${fmt.n(r.stdio.quiet)} req/s quiet, ${fmt.n(r.stdio.busy)} req/s while a SKILL.md is rewritten every 100 ms (${r.stdio.writes} writes, ${r.stdio.reloads} list_changed notifications during the busy windows): ${fmt.ratio(r.stdio.ratio)} of quiet.`);
+    p(
+      `- stdio, pipelined prompts/list in windows of at least ${r.windowMs} ms (chunks of 1,000; 4 quiet and 4 busy windows alternating; medians): ${fmt.n(r.stdio.quiet)} req/s quiet, ${fmt.n(r.stdio.busy)} req/s while a SKILL.md is rewritten every 100 ms (${r.stdio.writes} writes, ${r.stdio.reloads} list_changed notifications during the busy windows): ${fmt.ratio(r.stdio.ratio)} of quiet.`,
+    );
   }
   if (r.http) {
-    p(`- HTTP (2026-07-28), prompts/list at 8 connections (4 quiet and 4 busy windows alternating; medians): ${fmt.n(r.http.quiet.rps)} req/s quiet (p99 ${fmt.ms(r.http.quiet.p99)} ms), ${fmt.n(r.http.busy.rps)} req/s (p99 ${fmt.ms(r.http.busy.p99)} ms) while a SKILL.md is rewritten every 200 ms (${r.http.writes} writes): ${fmt.ratio(r.http.ratio)} of quiet.`);
+    p(
+      `- HTTP (2026-07-28), prompts/list at 8 connections (4 quiet and 4 busy windows alternating; medians): ${fmt.n(r.http.quiet.rps)} req/s quiet (p99 ${fmt.ms(r.http.quiet.p99)} ms), ${fmt.n(r.http.busy.rps)} req/s (p99 ${fmt.ms(r.http.busy.p99)} ms) while a SKILL.md is rewritten every 200 ms (${r.http.writes} writes): ${fmt.ratio(r.http.ratio)} of quiet.`,
+    );
   }
   p();
 }
@@ -196,12 +237,24 @@ function method(p, data) {
   const c = data.config;
   p('## Method');
   p();
-  p(`- Prompts: 3 small prompts with arguments, the same ~4 KB body twice (static_4k and static_4k_get), a prompt whose argument completes over 100,000 values, 1,000 generated prompts. skillport declares static_4k with a fixed \`output\` and every other prompt with \`get\` (bench/servers/skillport.mjs), and is given a page size of at least the set size so prompts/list carries the whole set, as every peer sends it.`);
-  p('- Requests carry what a real client sends: 2025-11-25 after one initialize, with Mcp-Session-Id (when issued) and MCP-Protocol-Version; 2026-07-28 with MCP-Protocol-Version, Mcp-Method, Mcp-Name and the per-request `_meta`. Every request has a fresh id. The completion workload cycles through 8 two-letter prefixes; the in-process completion figures cycle through all 676.');
-  p('- The floor (bench/servers/floor.mjs) parses each request body and answers with bytes built on first use: the id spliced into a precomputed answer, a flat header array with Content-Length, one `end()` per response, keep-alive; over stdio, lines split on Buffers and one write per input chunk. Every answer of every contender is checked for content before it is timed.');
-  p('- Peers, as their documentation shows them: SDK v1 stateless builds a McpServer + transport per request (`sessionIdGenerator: undefined`, `enableJsonResponse: true`); SDK v1 stateful keeps one per session with SSE-framed POST responses (its default); SDK v2 uses `createMcpHandler` with a per-request factory and its default stateless legacy fallback, mounted with @hono/node-server; FastMCP uses httpStream with sessions. Zod schemas are built once and shared. Peer completion is user code (`values.filter(v => v.startsWith(prefix))`).');
-  p(`- Each server runs in its own child process on 127.0.0.1; the load generator (autocannon for HTTP, a raw line client for stdio) runs in the parent, so on ${data.machine.cores} cores the generator and the server share the CPU.`);
-  p(`- HTTP: ${c.rounds} round(s) × ${c.duration} s per cell at ${c.connections} connections, the contender order rotating each round, a ${c.warmup} s warm-up per cell before the first round. Latency percentiles come from autocannon’s per-response times; requests still in flight when a cell’s window closes are not counted, so a contender whose requests take close to the window has its p99 capped by it.`);
+  p(
+    `- Prompts: 3 small prompts with arguments, the same ~4 KB body twice (static_4k and static_4k_get), a prompt whose argument completes over 100,000 values, 1,000 generated prompts. skillport declares static_4k with a fixed \`output\` and every other prompt with \`get\` (bench/servers/skillport.mjs), and is given a page size of at least the set size so prompts/list carries the whole set, as every peer sends it.`,
+  );
+  p(
+    '- Requests carry what a real client sends: 2025-11-25 after one initialize, with Mcp-Session-Id (when issued) and MCP-Protocol-Version; 2026-07-28 with MCP-Protocol-Version, Mcp-Method, Mcp-Name and the per-request `_meta`. Every request has a fresh id. The completion workload cycles through 8 two-letter prefixes; the in-process completion figures cycle through all 676.',
+  );
+  p(
+    '- The floor (bench/servers/floor.mjs) parses each request body and answers with bytes built on first use: the id spliced into a precomputed answer, a flat header array with Content-Length, one `end()` per response, keep-alive; over stdio, lines split on Buffers and one write per input chunk. Every answer of every contender is checked for content before it is timed.',
+  );
+  p(
+    '- Peers, as their documentation shows them: SDK v1 stateless builds a McpServer + transport per request (`sessionIdGenerator: undefined`, `enableJsonResponse: true`); SDK v1 stateful keeps one per session with SSE-framed POST responses (its default); SDK v2 uses `createMcpHandler` with a per-request factory and its default stateless legacy fallback, mounted with @hono/node-server; FastMCP uses httpStream with sessions. Zod schemas are built once and shared. Peer completion is user code (`values.filter(v => v.startsWith(prefix))`).',
+  );
+  p(
+    `- Each server runs in its own child process on 127.0.0.1; the load generator (autocannon for HTTP, a raw line client for stdio) runs in the parent, so on ${data.machine.cores} cores the generator and the server share the CPU.`,
+  );
+  p(
+    `- HTTP: ${c.rounds} round(s) × ${c.duration} s per cell at ${c.connections} connections, the contender order rotating each round, a ${c.warmup} s warm-up per cell before the first round. Latency percentiles come from autocannon’s per-response times; requests still in flight when a cell’s window closes are not counted, so a contender whose requests take close to the window has its p99 capped by it.`,
+  );
   p();
 }
 
@@ -211,14 +264,22 @@ export function render(data) {
   const p = (s = '') => L.push(s);
   p('# skillport benchmark results');
   p();
-  p(`Written by \`${m.viaNpm ? 'npm run bench' : 'node bench/run.mjs'}${data.quick ? ' --quick' : ''}\`, rendered from RESULTS.json by bench/render.mjs. Every ratio compares contenders measured in the same round on the same machine, the median over ${c.rounds} round(s). Absolute figures hold for this machine only.`);
+  p(
+    `Written by \`${m.viaNpm ? 'npm run bench' : 'node bench/run.mjs'}${data.quick ? ' --quick' : ''}\`, rendered from RESULTS.json by bench/render.mjs. Every ratio compares contenders measured in the same round on the same machine, the median over ${c.rounds} round(s). Absolute figures hold for this machine only.`,
+  );
   p();
   p('## Machine');
   p();
   p(`- CPU: ${m.cpu}, ${m.cores} cores; memory ${fmt.mb(m.memory)}; ${m.platform}`);
   p(`- Node ${m.node} (${m.nodeShown ?? m.nodePath}); every server child runs on the same binary`);
-  p(`- Date: ${m.date}; the run took ${R.tookSeconds} s (${Object.entries(R.phaseSeconds).map(([k, v]) => `${k} ${v} s`).join(', ')})`);
-  p(`- Load average at start: ${m.load.map((x) => x.toFixed(2)).join(', ')}; at the end: ${(m.loadEnd ?? []).map((x) => x.toFixed(2)).join(', ') || 'n/a'} (above ${m.cores} means other work competed for the CPU)`);
+  p(
+    `- Date: ${m.date}; the run took ${R.tookSeconds} s (${Object.entries(R.phaseSeconds)
+      .map(([k, v]) => `${k} ${v} s`)
+      .join(', ')})`,
+  );
+  p(
+    `- Load average at start: ${m.load.map((x) => x.toFixed(2)).join(', ')}; at the end: ${(m.loadEnd ?? []).map((x) => x.toFixed(2)).join(', ') || 'n/a'} (above ${m.cores} means other work competed for the CPU)`,
+  );
   p(`- Skills folders: ${m.tmpFs}`);
   p();
   if (R.targets?.length) targets(p, R.targets);

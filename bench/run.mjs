@@ -17,10 +17,10 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { parseFlags, PHASES, sizes } from './config.mjs';
+import { PHASES, parseFlags, sizes } from './config.mjs';
 import { skillFolders } from './lib/skills-dir.mjs';
-import completion from './phases/completion.mjs';
 import cold from './phases/cold.mjs';
+import completion from './phases/completion.mjs';
 import http from './phases/http.mjs';
 import memory from './phases/memory.mjs';
 import profile from './phases/profile.mjs';
@@ -85,7 +85,9 @@ const ctx = {
 };
 const selected = (name) => flags.only.length === 0 || flags.only.includes(name);
 
-console.log(`skillport bench (${flags.quick ? 'quick' : 'full'}) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load ${machine.load.map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `skillport bench (${flags.quick ? 'quick' : 'full'}) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load ${machine.load.map((x) => x.toFixed(2)).join(' ')}`,
+);
 try {
   for (const name of PHASES) {
     if (!selected(name) || !ctx.timeLeft(name)) continue;

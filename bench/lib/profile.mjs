@@ -47,7 +47,22 @@ export function summarizeProfile(file, root, top = 12) {
   return { totalMs: total / 1000, busyMs: busy / 1000, samples: profile.samples.length, functions, own, byArea };
 }
 
-const NATIVE_IO = new Set(['writeUtf8String', 'writev', 'writeBuffer', 'writeLatin1String', 'read', 'readdir', 'openFileHandle', 'fstat', 'close', 'open', 'lstat', 'stat', 'realpath', 'shutdown']);
+const NATIVE_IO = new Set([
+  'writeUtf8String',
+  'writev',
+  'writeBuffer',
+  'writeLatin1String',
+  'read',
+  'readdir',
+  'openFileHandle',
+  'fstat',
+  'close',
+  'open',
+  'lstat',
+  'stat',
+  'realpath',
+  'shutdown',
+]);
 function areaOf(name, url) {
   if (name === '(idle)') return 'idle';
   if (name === '(garbage collector)') return 'GC';
@@ -56,8 +71,17 @@ function areaOf(name, url) {
   if (url.includes('node_modules/')) return `dependency ${url.split('node_modules/')[1].split('/')[0]}`;
   if (url.includes('undici')) return 'node: undici (WHATWG Request/Response/Headers)';
   if (url.startsWith('node:internal/webstreams')) return 'node: web streams';
-  if (url.startsWith('node:internal/abort_controller') || url === 'node:events' || url.startsWith('node:internal/event_target')) return 'node: events / AbortSignal';
-  if (url.startsWith('node:_http') || url === 'node:http' || url === 'node:net' || url.startsWith('node:internal/stream_base') || url.startsWith('node:internal/streams') || url.startsWith('node:stream')) return 'node: http / net / streams';
+  if (url.startsWith('node:internal/abort_controller') || url === 'node:events' || url.startsWith('node:internal/event_target'))
+    return 'node: events / AbortSignal';
+  if (
+    url.startsWith('node:_http') ||
+    url === 'node:http' ||
+    url === 'node:net' ||
+    url.startsWith('node:internal/stream_base') ||
+    url.startsWith('node:internal/streams') ||
+    url.startsWith('node:stream')
+  )
+    return 'node: http / net / streams';
   if (url.startsWith('node:internal/fs') || url === 'node:fs' || url === 'node:path') return 'node: fs / path';
   if (url.startsWith('node:internal/modules') || url.startsWith('node:internal/bootstrap')) return 'node: module loading';
   if (url.startsWith('node:')) return 'node: other internals';

@@ -31,7 +31,7 @@ export function spawnStdio(command, args, { env = {}, cwd } = {}) {
       } catch {
         continue; // a framework's stray log line
       }
-      if (message.id !== undefined && (('result' in message) || ('error' in message))) {
+      if (message.id !== undefined && ('result' in message || 'error' in message)) {
         const waiter = pending.get(message.id);
         if (waiter) {
           pending.delete(message.id);

@@ -116,7 +116,8 @@ export function checkResult(workload, json) {
   if (json.error) return `JSON-RPC error ${json.error.code}: ${json.error.message}`;
   const r = json.result;
   if (workload.check) return workload.check(r) ? undefined : `unexpected result ${JSON.stringify(r).slice(0, 200)}`;
-  if (workload.id === 'list') return r?.prompts?.length === STANDARD_COUNT ? undefined : `listed ${r?.prompts?.length} prompts, expected ${STANDARD_COUNT} in one page`;
+  if (workload.id === 'list')
+    return r?.prompts?.length === STANDARD_COUNT ? undefined : `listed ${r?.prompts?.length} prompts, expected ${STANDARD_COUNT} in one page`;
   if (workload.id.startsWith('get4k')) return r?.messages?.[0]?.content?.text?.length > 4000 ? undefined : '4 KB body missing';
   return Array.isArray(r?.messages) ? undefined : `unexpected result ${JSON.stringify(r).slice(0, 200)}`;
 }

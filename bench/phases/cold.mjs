@@ -1,10 +1,10 @@
 // Cold start: spawn over stdio, initialize, initialized, prompts/list; the
 // clock stops at the list result. RSS is read from /proc right after it.
 import { performance } from 'node:perf_hooks';
+import { COLD_SERVERS } from '../config.mjs';
 import { cpuMs, peakRss, rss } from '../lib/proc.mjs';
 import { median } from '../lib/stats.mjs';
 import { spawnStdio } from '../lib/stdio-client.mjs';
-import { COLD_SERVERS } from '../config.mjs';
 
 export async function coldOnce(argv, env, cwd) {
   const client = spawnStdio(process.execPath, argv, { env, cwd });
@@ -13,7 +13,14 @@ export async function coldOnce(argv, env, cwd) {
     const list = await client.request('prompts/list', undefined, { timeoutMs: 60_000 });
     const ms = performance.now() - client.t0;
     if (!list.result?.prompts) throw new Error(`prompts/list: ${JSON.stringify(list.error ?? list).slice(0, 200)}`);
-    return { ms, cpuMs: cpuMs(client.pid), rss: rss(client.pid), peak: peakRss(client.pid), listed: list.result.prompts.length, paged: Boolean(list.result.nextCursor) };
+    return {
+      ms,
+      cpuMs: cpuMs(client.pid),
+      rss: rss(client.pid),
+      peak: peakRss(client.pid),
+      listed: list.result.prompts.length,
+      paged: Boolean(list.result.nextCursor),
+    };
   } finally {
     await client.close();
   }
@@ -44,7 +51,9 @@ export default async function cold({ cfg, root, rel, log, timeLeft, note, unavai
         try {
           const r = { round, ...(await coldOnce(argvOf(c, n), c.env(n), root)) };
           ((runs[c.id] ??= {})[n] ??= []).push(r);
-          log(`  round ${round + 1} ${c.id.padEnd(14)} N=${String(n).padEnd(6)} ${Math.round(r.ms)} ms  RSS ${(r.rss / 1048576).toFixed(1)} MB  listed ${r.listed}${r.paged ? '+ (paged)' : ''}`);
+          log(
+            `  round ${round + 1} ${c.id.padEnd(14)} N=${String(n).padEnd(6)} ${Math.round(r.ms)} ms  RSS ${(r.rss / 1048576).toFixed(1)} MB  listed ${r.listed}${r.paged ? '+ (paged)' : ''}`,
+          );
         } catch (error) {
           note(`cold start ${c.id} N=${n}: ${error.message.slice(0, 200)}`);
         }

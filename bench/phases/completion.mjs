@@ -22,7 +22,12 @@ export default async function completion({ cfg, rel, log }) {
   async function viaConnection(era, partials, n, warmup = 1000) {
     const conn = server.connect({ send() {} });
     if (era === 'legacy') {
-      await conn.receive({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
+      await conn.receive({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } },
+      });
       await conn.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
     }
     const lat = new Float64Array(n);
@@ -67,7 +72,17 @@ export default async function completion({ cfg, rel, log }) {
   for (let r = 0; r < rounds; r++) acc.miss.push(await viaConnection('modern', ['q9', 'z7', 'x1'], 30, 3));
   server.close();
   const med = (list) => Object.fromEntries(Object.keys(list[0]).map((k) => [k, median(list.map((x) => x[k]))]));
-  const out = { n: per * rounds, rounds, prefixes: prefixes.length, modern: med(acc.modern), legacy: med(acc.legacy), index: { ...med(acc.index), build }, miss: med(acc.miss) };
-  log(`  p99: 2026-07-28 ${out.modern.p99.toFixed(3)} ms, 2025-11-25 ${out.legacy.p99.toFixed(3)} ms, index ${out.index.p99.toFixed(3)} ms, no match ${out.miss.p99.toFixed(3)} ms`);
+  const out = {
+    n: per * rounds,
+    rounds,
+    prefixes: prefixes.length,
+    modern: med(acc.modern),
+    legacy: med(acc.legacy),
+    index: { ...med(acc.index), build },
+    miss: med(acc.miss),
+  };
+  log(
+    `  p99: 2026-07-28 ${out.modern.p99.toFixed(3)} ms, 2025-11-25 ${out.legacy.p99.toFixed(3)} ms, index ${out.index.p99.toFixed(3)} ms, no match ${out.miss.p99.toFixed(3)} ms`,
+  );
   return out;
 }

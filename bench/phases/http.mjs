@@ -1,11 +1,12 @@
 // HTTP: every contender on every revision it serves, every workload, with
 // autocannon on 127.0.0.1. Ratios are taken per round (adjacent in time),
 // then the median over rounds.
+
+import { cellKey, ERA_LABEL, HTTP_SERVERS } from '../config.mjs';
 import { runLoad } from '../lib/http-load.mjs';
 import { cpuMs, peakRss, startHttpServer } from '../lib/proc.mjs';
 import { median } from '../lib/stats.mjs';
 import { checkResult, openEra, post, requestBody, requestHeaders, WORKLOADS } from '../lib/wire.mjs';
-import { cellKey, ERA_LABEL, HTTP_SERVERS } from '../config.mjs';
 
 export default async function http({ cfg, rel, log, sleep, timeLeft, note, unavailable }) {
   log('\n== HTTP (autocannon, 127.0.0.1) ==');
@@ -64,8 +65,11 @@ export default async function http({ cfg, rel, log, sleep, timeLeft, note, unava
           // Let a slow server drain what autocannon abandoned at the deadline before the next cell.
           await sleep(200);
           const bad = r.non2xx + r.errors + r.timeouts;
-          if (bad > 0) note(`HTTP ${cell.def.label} ${ERA_LABEL[cell.era]} ${w.id} round ${round + 1}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts.`);
-          log(`    ${w.id.padEnd(9)} ${cell.key.padEnd(22)} ${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99.toFixed(2)} ms  CPU ${sample.cpuUs.toFixed(1)} µs/req${bad ? `  (${bad} failed)` : ''}`);
+          if (bad > 0)
+            note(`HTTP ${cell.def.label} ${ERA_LABEL[cell.era]} ${w.id} round ${round + 1}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts.`);
+          log(
+            `    ${w.id.padEnd(9)} ${cell.key.padEnd(22)} ${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99.toFixed(2)} ms  CPU ${sample.cpuUs.toFixed(1)} µs/req${bad ? `  (${bad} failed)` : ''}`,
+          );
         } catch (error) {
           cell.broken[w.id] = error.message;
           log(`    ${w.id} ${cell.key}: failed: ${error.message}`);

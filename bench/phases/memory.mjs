@@ -4,11 +4,11 @@
 // abandoned). RSS every 250 ms from /proc, the V8 heap from the server's own
 // report (BENCH_MEM_LOG).
 import { performance } from 'node:perf_hooks';
+import { HTTP_SERVERS } from '../config.mjs';
 import { runLoad } from '../lib/http-load.mjs';
 import { startHttpServer } from '../lib/proc.mjs';
 import { median } from '../lib/stats.mjs';
 import { BASE_HEADERS, openEra, post, requestBody, requestHeaders, WORKLOADS } from '../lib/wire.mjs';
-import { HTTP_SERVERS } from '../config.mjs';
 
 const GET = WORKLOADS.find((w) => w.id === 'get');
 
@@ -122,7 +122,9 @@ export default async function memory(ctx) {
     try {
       const r = await sustained(run.def, run, ctx);
       out[r.id] = r;
-      log(`  ${r.label}: RSS ${(r.base / 1048576).toFixed(1)} -> ${(r.end / 1048576).toFixed(1)} MB (${(r.growth * 100).toFixed(1)}%), ${r.sessions} legacy sessions (${r.deleted} deleted), ${Math.round(r.rps)} req/s alongside`);
+      log(
+        `  ${r.label}: RSS ${(r.base / 1048576).toFixed(1)} -> ${(r.end / 1048576).toFixed(1)} MB (${(r.growth * 100).toFixed(1)}%), ${r.sessions} legacy sessions (${r.deleted} deleted), ${Math.round(r.rps)} req/s alongside`,
+      );
     } catch (error) {
       unavailable(`memory: ${run.def.label}`, error.message);
     }

@@ -6,11 +6,11 @@
 //   cold cell: `node --cpu-prof` of the spawn-to-first-prompts/list run.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { COLD_SERVERS, ERA_LABEL, HTTP_SERVERS } from '../config.mjs';
 import { runLoad } from '../lib/http-load.mjs';
 import { cpuMs, startHttpServer } from '../lib/proc.mjs';
 import { summarizeProfile } from '../lib/profile.mjs';
 import { openEra, WORKLOADS } from '../lib/wire.mjs';
-import { COLD_SERVERS, ERA_LABEL, HTTP_SERVERS } from '../config.mjs';
 import { coldOnce } from './cold.mjs';
 
 /** The missed cells that name a profile, worst first, one per distinct profile. */

@@ -165,7 +165,10 @@ export default async function reload({ cfg, root, rel, log, sleep, note, unavail
 /** `skillport serve DIR --watch --http 127.0.0.1:PORT`, ready when server/discover answers. */
 async function startCliHttp(rel, root, dir, sleep) {
   const port = await freePort();
-  const child = spawn(process.execPath, [rel('bin/skillport.js'), 'serve', dir, '--watch', '--http', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'], cwd: root });
+  const child = spawn(process.execPath, [rel('bin/skillport.js'), 'serve', dir, '--watch', '--http', `127.0.0.1:${port}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: root,
+  });
   let stderr = '';
   child.stderr.on('data', (d) => {
     stderr = (stderr + d).slice(-2000);
@@ -175,7 +178,11 @@ async function startCliHttp(rel, root, dir, sleep) {
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`serve --http exited with ${child.exitCode}: ${stderr.trim().slice(-300)}`);
     try {
-      const r = await post(url, requestBody('modern', 'server/discover', {}, 1), { ...BASE_HEADERS, 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': 'server/discover' });
+      const r = await post(url, requestBody('modern', 'server/discover', {}, 1), {
+        ...BASE_HEADERS,
+        'mcp-protocol-version': MODERN_VERSION,
+        'mcp-method': 'server/discover',
+      });
       if (r.status === 200) return { url, stop: () => stopChild(child) };
     } catch {}
     await sleep(100);

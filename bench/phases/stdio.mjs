@@ -2,11 +2,11 @@
 // the same number pipelined (written at once), raw newline-delimited JSON-RPC
 // from the parent. Ratios per round against the floor on the same revision.
 import { performance } from 'node:perf_hooks';
+import { cellKey, ERA_LABEL, STDIO_SERVERS } from '../config.mjs';
 import { cpuMs } from '../lib/proc.mjs';
 import { median, percentile } from '../lib/stats.mjs';
 import { spawnStdio } from '../lib/stdio-client.mjs';
 import { checkResult, WORKLOADS } from '../lib/wire.mjs';
-import { cellKey, ERA_LABEL, STDIO_SERVERS } from '../config.mjs';
 
 const GET = WORKLOADS.find((w) => w.id === 'get');
 const PARAMS = GET.params(0);
@@ -47,9 +47,19 @@ export default async function stdio({ cfg, rel, log, sleep, timeLeft, unavailabl
         await client.pipelined(n, 'prompts/get', PARAMS, { era });
         const pipeMs = performance.now() - t1;
         const pipeCpuUs = ((cpuMs(client.pid) - cpu0) * 1000) / n;
-        const sample = { round, seqRps: (n / seqMs) * 1000, p50: percentile(lat, 50), p99: percentile(lat, 99), pipeRps: (n / pipeMs) * 1000, seqCpuUs, pipeCpuUs };
+        const sample = {
+          round,
+          seqRps: (n / seqMs) * 1000,
+          p50: percentile(lat, 50),
+          p99: percentile(lat, 99),
+          pipeRps: (n / pipeMs) * 1000,
+          seqCpuUs,
+          pipeCpuUs,
+        };
         (runs[key] ??= []).push(sample);
-        log(`  round ${round + 1} ${key.padEnd(18)} sequential ${Math.round(sample.seqRps)} rt/s p99 ${sample.p99.toFixed(3)} ms; pipelined ${Math.round(sample.pipeRps)} req/s`);
+        log(
+          `  round ${round + 1} ${key.padEnd(18)} sequential ${Math.round(sample.seqRps)} rt/s p99 ${sample.p99.toFixed(3)} ms; pipelined ${Math.round(sample.pipeRps)} req/s`,
+        );
       } catch (error) {
         if (round === 0) unavailable(`stdio: ${def.label} ${ERA_LABEL[era]}`, error.message);
         log(`  ${key}: failed: ${error.message.slice(0, 200)}`);

@@ -48,13 +48,19 @@ function answers(modern) {
     list: () => (list ??= tail({ prompts: prompts.map(wirePrompt) }, modern, true)),
     discover: () => (discover ??= tail({ supportedVersions: ['2026-07-28', '2025-11-25'], capabilities: { prompts: {}, completions: {} } }, modern, true)),
     initialize: () =>
-      (initialize ??= tail({ protocolVersion: '2025-11-25', capabilities: { prompts: {}, completions: {} }, serverInfo: { name: 'bench', version: '1.0.0' } }, modern)),
+      (initialize ??= tail(
+        { protocolVersion: '2025-11-25', capabilities: { prompts: {}, completions: {} }, serverInfo: { name: 'bench', version: '1.0.0' } },
+        modern,
+      )),
     ping: () => (ping ??= tail({}, modern)),
     get(name) {
       let bytes = get.get(name);
       if (bytes === undefined) {
         const p = byName.get(name);
-        bytes = tail(p ? { description: p.description, messages: [{ role: 'user', content: { type: 'text', text: p.render(sample) } }] } : { messages: [] }, modern);
+        bytes = tail(
+          p ? { description: p.description, messages: [{ role: 'user', content: { type: 'text', text: p.render(sample) } }] } : { messages: [] },
+          modern,
+        );
         get.set(name, bytes);
       }
       return bytes;

@@ -5,12 +5,13 @@
 //   http PORT stateful  -> one McpServer + transport per session (randomUUID),
 //                          default SSE-framed POST responses
 //   stdio               -> StdioServerTransport
-import http from 'node:http';
+
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import http from 'node:http';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { onTerm, promptSet, readArgs, readBody, ready } from './_common.mjs';
 
