@@ -20,6 +20,7 @@ import type {
   Resource,
   ResourceTemplate,
 } from './model.js';
+import { promptSizeOver, resourceSizeOver } from './output-size.js';
 import { createPager, type Page } from './paginate.js';
 import type { PromptProvider } from './prompts.js';
 import { MAX_COMPLETION_VALUES } from './rank.js';
@@ -104,32 +105,6 @@ function cached<T>(build: () => Awaitable<T>): { get(): Promise<T>; invalidate()
 
 function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
   return new Map(prompts.map((p) => [p.name, p]));
-}
-
-const encoder = new TextEncoder();
-
-/** UTF-8 bytes of a text. */
-const utf8Bytes = (text: string): number => encoder.encode(text).length;
-/** An upper bound of a text's UTF-8 bytes that needs no encoding: at most 3 per UTF-16 code unit. */
-const utf8Bound = (text: string): number => text.length * 3;
-
-/** UTF-8 bytes of a prompt result's content (texts measured with `text`): texts, base64 data and embedded resources. */
-function promptBytes(result: PromptResult, text: (value: string) => number): number {
-  let total = 0;
-  for (const { content } of result.messages) {
-    if (content.type === 'text') total += text(content.text);
-    else if (content.type === 'image' || content.type === 'audio') total += content.data.length;
-    else if (content.type === 'resource') total += 'text' in content.resource ? text(content.resource.text) : content.resource.blob.length;
-    else total += content.uri.length;
-  }
-  return total;
-}
-
-/** Raw bytes of a read's contents: texts as UTF-8 (measured with `text`), blobs decoded from base64. */
-function resourceBytes(result: ReadResourceResult, text: (value: string) => number): number {
-  let total = 0;
-  for (const contents of result.contents) total += 'text' in contents ? text(contents.text) : Math.floor((contents.blob.length * 3) / 4);
-  return total;
 }
 
 /** Creates the engine for a set of providers. */
@@ -281,7 +256,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       // Encoding every text to count its bytes would cost more than the rest of
       // the request for a large prompt; only one near the limit is encoded.
-      const size = promptBytes(result, utf8Bound) > maxPromptBytes ? promptBytes(result, utf8Bytes) : 0;
+      const size = promptSizeOver(result, maxPromptBytes);
       if (size > maxPromptBytes) throw overLimit(`Prompt "${name}" produced ${size} bytes, over the ${maxPromptBytes}-byte limit`, PROMPT_TOO_LARGE);
       return result;
     },
@@ -314,7 +289,7 @@ export function createEngine(options: EngineOptions): Engine {
         throw error;
       }
       // A provider that read it all anyway: at least it is not encoded and sent.
-      const size = resourceBytes(result, utf8Bound) > maxResourceBytes ? resourceBytes(result, utf8Bytes) : 0;
+      const size = resourceSizeOver(result, maxResourceBytes);
       if (size > maxResourceBytes) throw overLimit(`Resource ${uri} has ${size} bytes, over the ${maxResourceBytes}-byte limit`, RESOURCE_TOO_LARGE);
       return result;
     },

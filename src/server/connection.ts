@@ -9,7 +9,7 @@
  * Compatibility): a request with the per-request `_meta` is served without
  * the session; the others belong to it.
  */
-import type { Logger, OutputLimits } from '../core/context.js';
+import type { Logger } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import {
@@ -21,7 +21,8 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
-import { type LegacySession, type MethodContext, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
+import { type LegacySession, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
+import { InFlight, LazySignal, type Shared } from './in-flight.js';
 
 /** Where a connection writes what it sends unprompted (notifications). */
 export interface Peer {
@@ -53,103 +54,6 @@ export interface Connection {
    * every in-flight request is cancelled and nothing more is sent.
    */
   close(reason: CloseReason): void;
-}
-
-/**
- * An abort signal created on first read of `signal`: most readers never come,
- * and an AbortController is costly to create. Read after {@link abort}, it is
- * created already aborted with the same reason. The first abort wins.
- */
-class LazySignal {
-  #controller: AbortController | undefined;
-  #signal: AbortSignal | undefined;
-  #aborted = false;
-  #reason: unknown;
-
-  get signal(): AbortSignal {
-    if (!this.#signal) {
-      if (this.#aborted) {
-        this.#signal = AbortSignal.abort(this.#reason);
-      } else {
-        this.#controller = new AbortController();
-        this.#signal = this.#controller.signal;
-      }
-    }
-    return this.#signal;
-  }
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-  }
-}
-
-/** What the requests of one connection share. */
-interface Shared {
-  readonly engine: Engine;
-  readonly server: ServerDescription;
-  readonly logger: Logger;
-  readonly peer: Peer;
-  /** Set on disconnect: nothing more is sent. */
-  closed: boolean;
-  /** Aborted on shutdown: long-lived requests (listen) end gracefully, others finish. */
-  readonly shutdown: LazySignal;
-}
-
-/**
- * One in-flight request, which is also the context its handler gets; its
- * `signal` is a {@link LazySignal}'s. The accessors live on the prototype (an
- * object literal with getters is itself slow to create); `{ ...ctx }`
- * therefore copies neither `signal` nor `closing`.
- */
-class InFlight implements MethodContext {
-  readonly engine: Engine;
-  readonly server: ServerDescription;
-  readonly logger: Logger;
-  readonly id: RequestId;
-  readonly session: LegacySession | undefined;
-  readonly #shared: Shared;
-  readonly #abort = new LazySignal();
-
-  constructor(shared: Shared, id: RequestId, session: LegacySession | undefined) {
-    this.engine = shared.engine;
-    this.server = shared.server;
-    this.logger = shared.logger;
-    this.id = id;
-    this.session = session;
-    this.#shared = shared;
-  }
-
-  get signal(): AbortSignal {
-    return this.#abort.signal;
-  }
-
-  get cancelled(): boolean {
-    return this.#abort.aborted;
-  }
-
-  cancel(reason: unknown): void {
-    this.#abort.abort(reason);
-  }
-
-  get closing(): AbortSignal {
-    return this.#shared.shutdown.signal;
-  }
-
-  get limits(): OutputLimits {
-    return this.engine.limits;
-  }
-
-  notify(notification: JsonRpcNotification): void {
-    // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
-    if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification);
-  }
 }
 
 /** Handlers get these when a request has none (never mutated: frozen). */

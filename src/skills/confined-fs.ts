@@ -10,22 +10,11 @@
  * several times faster). Every {@link YIELD_EVERY} calls the work yields to the
  * event loop, so a reload never stalls requests for long.
  */
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { closeSync, constants, type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, sep } from 'node:path';
+import { FD_LINKS, type FileRead, isInside, openInside, type Refusal, readRegular, stampOf } from './open-inside.js';
+
+export type { FileRead, Refusal } from './open-inside.js';
 
 /** A directory entry as the walker reports it. */
 export interface WalkEntry {
@@ -36,122 +25,6 @@ export interface WalkEntry {
   kind: 'file' | 'directory';
   /** Bytes of a file reached through a symbolic link; 0 otherwise (sizes come from the read). */
   size: number;
-}
-
-/** Why a path was refused (`too-large`: only when a read names a size cap). */
-export type Refusal = 'outside' | 'not-regular' | 'missing' | 'bad-name' | 'too-large';
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/**
- * Opens without blocking and without following a link at the last step, then
- * checks what was opened: a file swapped for a FIFO, a device or a symbolic
- * link between the check and the read is refused, never waited on (opening a
- * FIFO for reading blocks until a writer comes, and holds a thread meanwhile).
- */
-/**
- * What identifies one version of a file without reading it: device, inode,
- * size and change times. A file rewritten in place, replaced or swapped for a
- * link gets another stamp; one that did not change keeps it.
- */
-function stampOf(info: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
-  // join, not a template: the catalogue keeps a stamp per skill, and a template
-  // makes a tree of nine small strings where join makes one.
-  return [info.dev, info.ino, info.size, info.mtimeMs, info.ctimeMs].join(':');
-}
-
-/** The bytes of a file and its {@link stampOf stamp} when they were read. */
-export interface FileRead {
-  bytes: Uint8Array;
-  stamp: string;
-}
-
-/**
- * Where an open file or directory really is. On Linux the descriptor's own
- * link in /proc names the inode that was opened, whatever happened to the
- * path since. Elsewhere the path's real path, accepted only while it still
- * leads to the inode that was opened. Undefined when neither can tell.
- */
-const FD_LINKS = existsSync('/proc/self/fd') ? '/proc/self/fd/' : undefined;
-
-function whereIs(fd: number, path: string): string | undefined {
-  try {
-    if (FD_LINKS !== undefined) return readlinkSync(`${FD_LINKS}${fd}`);
-    const real = realpathSync(path);
-    const opened = fstatSync(fd);
-    const there = statSync(real);
-    return opened.ino === there.ino && opened.dev === there.dev ? real : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Opens `path` without following a link at the last step and proves that what
- * was opened lies inside `root`. A folder on the way swapped for a link to
- * the outside after the walker listed it (the path now leads out) is caught
- * here, at the moment of use, not at listing time.
- */
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
-function openInside(root: string, path: string, flags: number): { fd: number; where: string } | { refused: Refusal } {
-  let fd: number;
-  try {
-    fd = openSync(path, flags | (constants.O_NOFOLLOW ?? 0));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // A link where the walker saw a file or folder: not followed now (O_NOFOLLOW gives
-    // ELOOP, or ENOTDIR with O_DIRECTORY); the next listing sees it as a link and decides.
-    if (code === 'ELOOP' || (code === 'ENOTDIR' && isLink(path))) return { refused: 'outside' };
-    return { refused: code === 'ENOTDIR' ? 'not-regular' : 'missing' };
-  }
-  const where = whereIs(fd, path);
-  if (where === undefined || !isInside(root, where)) {
-    closeSync(fd);
-    return { refused: 'outside' };
-  }
-  return { fd, where };
-}
-
-function readRegular(root: string, path: string, maxBytes = Number.POSITIVE_INFINITY): FileRead | { refused: Refusal } {
-  const opened = openInside(root, path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  if ('refused' in opened) return opened;
-  const { fd } = opened;
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return { refused: 'not-regular' };
-    // Refused on the size of the file opened, not the one catalogued: a file
-    // that grew since is not read whole just to find out.
-    if (info.size > maxBytes) return { refused: 'too-large' };
-    // One read of the size fstat reported (what readFileSync does after a
-    // second fstat of its own); a file that reports no size is read to its end.
-    const stamp = stampOf(info);
-    if (info.size === 0) {
-      const bytes = readFileSync(fd);
-      return bytes.length > maxBytes ? { refused: 'too-large' } : { bytes, stamp };
-    }
-    const bytes = Buffer.allocUnsafe(info.size);
-    let length = 0;
-    for (let n = -1; n !== 0 && length < bytes.length; length += n) n = readSync(fd, bytes, length, bytes.length - length, null);
-    return { bytes: bytes.subarray(0, length), stamp };
-  } catch {
-    return { refused: 'missing' };
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed: nothing to release.
-    }
-  }
 }
 
 /** System calls between two yields to the event loop. */

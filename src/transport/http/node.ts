@@ -12,6 +12,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
+import { discardRest, readNodeBody } from './node-body.js';
+import { type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
 import type { HttpHandler } from './options.js';
 import { type BodyBudget, type HeaderReader, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
 
@@ -78,60 +80,6 @@ export function pathnameOf(target: string): string {
   }
 }
 
-/**
- * Reads a node request body up to `max` bytes; undefined when it is larger,
- * `busy` when `budget` refuses a chunk. A body read whole stays taken from the
- * budget until the caller gives it back; any other is given back here.
- */
-function readNodeBody(req: IncomingMessage, contentLength: string | null, max: number, budget: BodyBudget): Promise<Uint8Array | undefined | 'busy'> {
-  const declared = Number(contentLength ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve(undefined);
-  if (req.complete && req.readableEnded) return Promise.resolve(new Uint8Array());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const done = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      const refusal = total + chunk.length > max ? undefined : budget.take(chunk.length, total) ? null : 'busy';
-      if (refusal !== null) {
-        done();
-        budget.give(total);
-        chunks.length = 0;
-        // The adapter drops or refuses the rest once the answer is ready.
-        req.pause();
-        resolve(refusal);
-        return;
-      }
-      total += chunk.length;
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      done();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error): void => {
-      done();
-      budget.give(total);
-      reject(error);
-    };
-    const onClose = (): void => {
-      done();
-      budget.give(total);
-      reject(new Error('The client closed the request before its body ended'));
-    };
-    // `on`, not `once`: done() removes all four, and once would wrap each in a closure.
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
-}
-
 /** A node request as the handler reads it; methods on the prototype, so nothing per request but the object. */
 class NodeRequest implements HttpRequest {
   readonly headers: RawHeaders;
@@ -188,30 +136,6 @@ class NodeRequest implements HttpRequest {
     res.on('close', onClose);
     return () => res.off('close', onClose);
   }
-}
-
-/** Most bytes of an unread request body dropped to keep its connection usable; past that it is closed. */
-const DISCARD_LIMIT = 8 * 1024 * 1024;
-
-/**
- * The handler answered without reading the whole body (413, 406, 415, 401...).
- * Read the rest and drop it, so the client reads the answer and can send its
- * next request on the connection: closing with unread data makes the kernel
- * reset the connection, and the client may lose the answer with it. A body
- * too large to be worth reading closes the connection instead. Returns
- * whether the answer must say `Connection: close`.
- */
-function discardRest(req: IncomingMessage, contentLength: string | null): boolean {
-  const declared = Number(contentLength ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > DISCARD_LIMIT) return true;
-  let dropped = 0;
-  req.removeAllListeners('data');
-  req.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > DISCARD_LIMIT) req.socket.destroy();
-  });
-  req.resume();
-  return false;
 }
 
 async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
@@ -300,16 +224,18 @@ function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage
 }
 
 /**
- * Wraps a handler made by createHttpHandler for node:http.
+ * Wraps a fetch handler for node:http: a handler made by createHttpHandler
+ * (answered directly, without web Request and Response objects), or any
+ * object with a Fetch-API `fetch` method (adapted through them).
  *
  * @example
  * import { createServer as createNodeServer } from 'node:http';
  * createNodeServer(toNodeHandler(createHttpHandler(server))).listen(3000, '127.0.0.1');
  */
-export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const reply = replyFunctions.get(handler);
-  if (!reply) throw new TypeError('toNodeHandler takes a handler made by createHttpHandler');
+export function toNodeHandler(handler: HttpHandler | FetchHandler, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const logger = options.logger ?? silentLogger;
+  const reply = replyFunctions.get(handler);
+  if (!reply) return fetchOnNode(handler, logger);
   const maxBacklog = options.maxBufferedResponseBytes ?? 64 * 1024 * 1024;
   if (!Number.isSafeInteger(maxBacklog) || maxBacklog < 1) throw new TypeError('maxBufferedResponseBytes must be a positive integer');
   const backlog: Backlog = { held: 0 };
@@ -340,5 +266,24 @@ export function toNodeHandler(handler: HttpHandler, options: NodeHandlerOptions 
     const drop = (): void => void res.off('socket', start);
     res.once('socket', start);
     socket.once('close', drop);
+  };
+}
+
+/** Any other fetch handler, through web Request and Response objects. */
+function fetchOnNode(handler: FetchHandler, logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    let answer: Promise<Response>;
+    try {
+      answer = Promise.resolve(handler.fetch(toWebRequest(req, res)));
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    answer
+      .then((response) => writeWebResponse(response, res))
+      .catch((error: unknown) => {
+        logger.error('The fetch handler failed', error);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
   };
 }

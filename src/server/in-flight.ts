@@ -1,0 +1,107 @@
+/**
+ * One request in flight on a connection, which is also the context its
+ * handler gets: its cancellation signal, the connection's shutdown signal,
+ * the output limits, and a way to send notifications that belong to it.
+ */
+import type { Logger, OutputLimits } from '../core/context.js';
+import type { Engine } from '../core/engine.js';
+import type { JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
+import type { LegacySession, MethodContext, ServerDescription } from '../protocol/index.js';
+import type { Peer } from './connection.js';
+
+/**
+ * An abort signal created on first read of `signal`: most readers never come,
+ * and an AbortController is costly to create. Read after {@link abort}, it is
+ * created already aborted with the same reason. The first abort wins.
+ */
+export class LazySignal {
+  #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  get signal(): AbortSignal {
+    if (!this.#signal) {
+      if (this.#aborted) {
+        this.#signal = AbortSignal.abort(this.#reason);
+      } else {
+        this.#controller = new AbortController();
+        this.#signal = this.#controller.signal;
+      }
+    }
+    return this.#signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+/** What the requests of one connection share. */
+export interface Shared {
+  readonly engine: Engine;
+  readonly server: ServerDescription;
+  readonly logger: Logger;
+  readonly peer: Peer;
+  /** Set on disconnect: nothing more is sent. */
+  closed: boolean;
+  /** Aborted on shutdown: long-lived requests (listen) end gracefully, others finish. */
+  readonly shutdown: LazySignal;
+}
+
+/**
+ * One in-flight request, which is also the context its handler gets; its
+ * `signal` is a {@link LazySignal}'s. The accessors live on the prototype (an
+ * object literal with getters is itself slow to create); `{ ...ctx }`
+ * therefore copies neither `signal` nor `closing`.
+ */
+export class InFlight implements MethodContext {
+  readonly engine: Engine;
+  readonly server: ServerDescription;
+  readonly logger: Logger;
+  readonly id: RequestId;
+  readonly session: LegacySession | undefined;
+  readonly #shared: Shared;
+  readonly #abort = new LazySignal();
+
+  constructor(shared: Shared, id: RequestId, session: LegacySession | undefined) {
+    this.engine = shared.engine;
+    this.server = shared.server;
+    this.logger = shared.logger;
+    this.id = id;
+    this.session = session;
+    this.#shared = shared;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  get cancelled(): boolean {
+    return this.#abort.aborted;
+  }
+
+  cancel(reason: unknown): void {
+    this.#abort.abort(reason);
+  }
+
+  get closing(): AbortSignal {
+    return this.#shared.shutdown.signal;
+  }
+
+  get limits(): OutputLimits {
+    return this.engine.limits;
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
+    if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification);
+  }
+}
