@@ -151,16 +151,17 @@ export function createConnection(engine: Engine, server: ServerDescription, peer
           case 'stateless':
             return run(request, revision, undefined);
           case 'initialize':
-            if (session) return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized'));
-            return run(request, revision, startSession(revision, request.params ?? {}));
+            if (!session) return run(request, revision, startSession(revision, request.params ?? {}));
+            break;
           case 'session':
             if (session) return run(request, session.revision, session);
             break;
           case 'sessionless':
             break;
         }
-        // A session request on a connection without one (a transport's mistake): what any client without a session gets.
-        return handle(resolve(request));
+        // Decided for another connection (a transport's mistake): decided again for this one, so
+        // its answer is the resolver's (already initialized, no session).
+        return handle(resolve(request, { session }));
       }
     }
   }
