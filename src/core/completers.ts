@@ -2,6 +2,7 @@
  * How a prompt argument or a template variable gets its completions: from a
  * fixed list (ranked by {@link createCompletionIndex}) or from a function.
  */
+import { encodeOnce } from '../jsonrpc/encoded.js';
 import type { Awaitable, RequestContext } from './context.js';
 import type { Completion, CompletionContext } from './model.js';
 import { createCompletionIndex } from './rank.js';
@@ -35,22 +36,20 @@ export const REMEMBERED_VALUE_LENGTH = 256;
 /**
  * A fixed list's answer to a partial value, remembered (least recently used
  * out first): the list never changes, so neither does the answer, and the
- * next keystrokes of other clients often repeat it. Answers are frozen,
- * which also tells the protocol layer it may encode them once.
+ * next keystrokes of other clients often repeat it. Answers are
+ * encoded once (`jsonrpc/encoded.ts`): the protocol layer encodes each once.
  */
 function rememberingIndex(values: readonly string[]): (value: string) => Completion {
   const index = createCompletionIndex(values);
   const answers = new Map<string, Completion>();
   return (value) => {
-    // Not frozen either: a frozen answer is also remembered by its encoding.
+    // Not encoded either: an encoded answer also keeps its wire form.
     if (value.length > REMEMBERED_VALUE_LENGTH) return index.complete(value);
     let answer = answers.get(value);
     if (answer) {
       answers.delete(value);
     } else {
-      const fresh = index.complete(value);
-      Object.freeze(fresh.values);
-      answer = Object.freeze(fresh);
+      answer = encodeOnce(index.complete(value), true);
       if (answers.size >= REMEMBERED_ANSWERS) answers.delete(answers.keys().next().value as string);
     }
     answers.set(value, answer);

@@ -33,17 +33,15 @@ export interface OutputLimits {
 }
 
 /**
- * Per-request context handed to providers. The server's contexts create
- * `signal` on first read (an accessor), so pass a context on as it is: a copy
- * made with `{ ...ctx }` has no `signal`; name it, `{ ...ctx, signal: ctx.signal }`.
+ * Per-request context handed to providers. Pass it on as it is, or copy it
+ * (`{ ...ctx, logger: mine }`): a copy has the request's own signal.
  */
 export interface RequestContext {
   /** Aborted when the client cancels the request or the connection closes. */
   signal: AbortSignal;
   /**
-   * When present, the same as `signal.aborted`. The server creates each
-   * request's signal on first read, so checking this instead saves creating
-   * a signal nobody listens to.
+   * Whether the request was cancelled: the same as `signal.aborted`, without
+   * making the signal. Absent from contexts made outside a server.
    */
   readonly cancelled?: boolean;
   logger: Logger;

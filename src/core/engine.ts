@@ -4,6 +4,7 @@
  * answers in neutral terms. It knows no revision and no transport; revision
  * adapters call it and encode what it returns.
  */
+import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
 import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, OutputLimits, RequestContext } from './context.js';
@@ -66,15 +67,15 @@ export interface Engine {
   readonly features: Features;
   /** The output caps, handed to providers with each request (`ctx.limits`). */
   readonly limits: OutputLimits;
-  listPrompts(cursor: string | undefined): Promise<Page<Prompt>>;
+  listPrompts(cursor: string | undefined): Promise<Encoded<Page<Prompt>>>;
   getPrompt(name: string, args: Record<string, string>, ctx: RequestContext): Promise<PromptResult>;
   complete(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
-  listResources(cursor: string | undefined): Promise<Page<Resource>>;
-  listResourceTemplates(cursor: string | undefined): Promise<Page<ResourceTemplate>>;
+  listResources(cursor: string | undefined): Promise<Encoded<Page<Resource>>>;
+  listResourceTemplates(cursor: string | undefined): Promise<Encoded<Page<ResourceTemplate>>>;
   readResource(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
-  listSkills(cursor: string | undefined): Promise<Page<SkillEntry>>;
+  listSkills(cursor: string | undefined): Promise<Encoded<Page<SkillEntry>>>;
   getSkill(uri: string): Promise<SkillEntry>;
-  readDirectory(uri: string, cursor: string | undefined): Promise<Page<Resource>>;
+  readDirectory(uri: string, cursor: string | undefined): Promise<Encoded<Page<Resource>>>;
   /** The whole prompt catalogue, e.g. for a CLI listing. */
   prompts(): Promise<readonly Prompt[]>;
   watch(listener: (event: EngineEvent) => void): () => void;

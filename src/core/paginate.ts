@@ -5,6 +5,7 @@
  * cursor this server did not mint is answered with -32602, as the
  * pagination page recommends.
  */
+import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { trimEndOf } from './trim.js';
 
@@ -48,13 +49,13 @@ const VERSIONED = 'sp2:';
 
 /** Pages over the successive versions of one list; see {@link createPager}. */
 export interface Pager {
-  page<T>(items: readonly T[], cursor: string | undefined): Page<T>;
+  page<T>(items: readonly T[], cursor: string | undefined): Encoded<Page<T>>;
 }
 
 /** One kept version of a list and the pages handed out for it, by offset. */
 interface Kept {
   items: readonly unknown[];
-  pages: Map<number, Page<unknown>>;
+  pages: Map<number, Encoded<Page<unknown>>>;
 }
 
 /**
@@ -67,9 +68,9 @@ interface Kept {
  * cursor for a version no longer kept is -32602, like any invalid cursor
  * (MCP server/utilities/pagination), and the client lists again.
  *
- * While a version is kept, the same (version, offset) yields the same frozen
- * {@link Page} object, so callers may memoize what they derive from a page
- * by its identity. The list itself must not be mutated once paged: a changed
+ * While a version is kept, the same (version, offset) yields the same
+ * {@link Encoded} page, so what a protocol derives from it (its wire form,
+ * that form's text) is made once. The list itself must not be mutated once paged: a changed
  * list is a new array.
  */
 export function createPager(pageSize: number, keep = 8): Pager {
@@ -95,7 +96,7 @@ export function createPager(pageSize: number, keep = 8): Pager {
   }
 
   return {
-    page<T>(items: readonly T[], cursor: string | undefined): Page<T> {
+    page<T>(items: readonly T[], cursor: string | undefined): Encoded<Page<T>> {
       let version = versions.get(items);
       if (version === undefined) {
         version = next++;
@@ -118,11 +119,12 @@ export function createPager(pageSize: number, keep = 8): Pager {
         offset = Number(match[2]);
       }
       const entry = remember(version, list);
-      const known = entry.pages.get(offset) as Page<T> | undefined;
+      const known = entry.pages.get(offset) as Encoded<Page<T>> | undefined;
       if (known) return known;
       const end = offset + pageSize;
       const slice = Object.freeze(list.slice(offset, end));
-      const page: Page<T> = Object.freeze(
+      // The same for every request while the version is kept: its wire forms are made once.
+      const page = encodeOnce<Page<T>>(
         end < list.length ? { items: slice, nextCursor: trimEndOf(btoa(`${VERSIONED}${version}:${end}`), '=') } : { items: slice },
       );
       // Only the offsets this pager mints are kept, so forged cursors cannot grow the cache.

@@ -2,6 +2,7 @@
  * Prompts: the provider interface the server reads, and the helpers that make
  * the common case one call (`definePrompt`, `staticPrompts`, `livePrompts`).
  */
+import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { createEmitter } from './changes.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
@@ -66,38 +67,13 @@ export interface PromptDefinition {
   complete(argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
 }
 
-/** Results of fixed prompts: deep-frozen, shared by every request. */
-const fixedResults = new WeakSet<PromptResult>();
-
 /**
- * Whether `result` is a fixed prompt's result (see {@link PromptDefinitionInput}):
- * the same frozen object for every request, so a protocol layer may encode it once.
+ * A fixed output as a result of its own: copied (the caller keeps theirs) and
+ * encoded once, so every request gets the same result and its wire form is
+ * made once per revision.
  */
-export function isFixedResult(result: PromptResult): boolean {
-  return fixedResults.has(result);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
-
-/**
- * Makes `result` a fixed result: frozen throughout and registered, so the
- * protocol layer encodes and serializes it once. For providers that build a
- * result once and hand the same object to every request.
- */
-export function fixResult(result: PromptResult): PromptResult {
-  fixedResults.add(deepFreeze(result));
-  return result;
-}
-
-/** A fixed output as a result of its own: copied (the caller keeps theirs), frozen and registered. */
-function fixedResult(output: PromptOutput): PromptResult {
-  return fixResult(structuredClone(toResult(output)));
+function fixedResult(output: PromptOutput): Encoded<PromptResult> {
+  return encodeOnce(structuredClone(toResult(output)), true);
 }
 
 function toResult(output: PromptOutput): PromptResult {

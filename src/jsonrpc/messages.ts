@@ -2,6 +2,8 @@
  * JSON-RPC 2.0 message shapes, a classifier for parsed input, and response
  * builders. Nothing here knows about MCP.
  */
+
+import { type Encoded, isEncoded, jsonBytes, jsonText } from './encoded.js';
 import { ErrorCode } from './errors.js';
 
 /** A request id: JSON-RPC allows strings and numbers (MCP forbids null). */
@@ -114,28 +116,6 @@ export function resultResponse(id: RequestId, result: Record<string, unknown>): 
   return { jsonrpc: '2.0', id, result };
 }
 
-/**
- * JSON text of results marked stable, filled in on first serialization. A
- * result is absent until marked, then null until first serialized.
- */
-const stableText = new WeakMap<object, string | null>();
-
-/**
- * Marks `result` as stable: it is shared by many responses and never mutated
- * again, so {@link serializeMessage} may encode it once and reuse the text.
- * The object is frozen (shallowly) so that a stray write fails loudly rather
- * than going out of sync with its cached text. Returns `result`.
- */
-export function markStable<T extends Record<string, unknown>>(result: T): T {
-  if (!stableText.has(result)) stableText.set(Object.freeze(result), null);
-  return result;
-}
-
-/** Whether `result` was marked with {@link markStable}. */
-export function isStable(result: object): boolean {
-  return stableText.has(result);
-}
-
 /** True when `message` has exactly the own keys jsonrpc, id, result, in that order (as {@link resultResponse} builds it). */
 function isPlainResult(message: object): boolean {
   let index = 0;
@@ -146,19 +126,15 @@ function isPlainResult(message: object): boolean {
   return index === 3;
 }
 
-const utf8 = new TextEncoder();
-const stableBytes = new WeakMap<object, Uint8Array>();
-
-/** The text of a stable result, encoded on first use. */
-function stableTextOf(result: object, cached: string | null): string {
-  if (cached !== null) return cached;
-  const text = JSON.stringify(result);
-  stableText.set(result, text);
-  return text;
+/** The encoded result of a success response whose JSON text may be reused, or undefined. */
+function encodedResult(message: JsonRpcOutgoing): Encoded<object> | undefined {
+  if (!('result' in message)) return undefined;
+  const { id, result } = message;
+  return isEncoded(result) && (typeof id === 'string' || typeof id === 'number') && message.jsonrpc === '2.0' && isPlainResult(message) ? result : undefined;
 }
 
-/** A success response split around its stable result, see {@link splitStableMessage}. */
-export interface StableMessageParts {
+/** A success response split around its encoded result, see {@link splitEncodedMessage}. */
+export interface EncodedMessageParts {
   /** `{"jsonrpc":"2.0","id":…,"result":` */
   head: string;
   /** The result's JSON text as UTF-8, encoded once and shared by every response that carries it. */
@@ -168,39 +144,27 @@ export interface StableMessageParts {
 }
 
 /**
- * For a success response whose result was marked with {@link markStable}:
- * the response as the bytes {@link serializeMessage} would produce, in three
- * parts, so a transport can write a large shared result without encoding it
- * again for every request. Undefined for any other message.
+ * For a success response whose result is {@link Encoded}: the response as
+ * the bytes {@link serializeMessage} would produce, in three parts, so a
+ * transport can write a large shared result without encoding it again for
+ * every request. Undefined for any other message.
  */
-export function splitStableMessage(message: JsonRpcOutgoing): StableMessageParts | undefined {
-  if (!('result' in message)) return undefined;
-  const { id, result } = message;
-  const cached = stableText.get(result);
-  if (cached === undefined || (typeof id !== 'string' && typeof id !== 'number') || message.jsonrpc !== '2.0' || !isPlainResult(message)) return undefined;
-  let bytes = stableBytes.get(result);
-  if (!bytes) {
-    bytes = utf8.encode(stableTextOf(result, cached));
-    stableBytes.set(result, bytes);
-  }
-  return { head: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, result: bytes, tail: '}' };
+export function splitEncodedMessage(message: JsonRpcOutgoing): EncodedMessageParts | undefined {
+  const result = encodedResult(message);
+  if (!result) return undefined;
+  return { head: `{"jsonrpc":"2.0","id":${JSON.stringify((message as JsonRpcResult).id)},"result":`, result: jsonBytes(result), tail: '}' };
 }
 
 /**
  * The JSON text of an outgoing message, byte-identical to
- * `JSON.stringify(message)`. The result of a success response marked with
- * {@link markStable} is stringified once and its text reused, which turns a
- * large list response into a string concatenation.
+ * `JSON.stringify(message)`. An {@link Encoded} result is stringified once
+ * and its text reused, which turns a large list response into a string
+ * concatenation.
  */
 export function serializeMessage(message: JsonRpcOutgoing): string {
-  if ('result' in message) {
-    const { id, result } = message;
-    const cached = stableText.get(result);
-    if (cached !== undefined && (typeof id === 'string' || typeof id === 'number') && message.jsonrpc === '2.0' && isPlainResult(message)) {
-      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${stableTextOf(result, cached)}}`;
-    }
-  }
-  return JSON.stringify(message);
+  const result = encodedResult(message);
+  if (!result) return JSON.stringify(message);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify((message as JsonRpcResult).id)},"result":${jsonText(result)}}`;
 }
 
 /** Builds an error response; `data` is left out when undefined. */

@@ -8,6 +8,7 @@
 import type { Logger, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { ServerInfo } from '../core/model.js';
+import type { Encoded } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import type { JsonRpcError, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/messages.js';
 
@@ -77,7 +78,8 @@ export interface LegacySession {
 /** Everything a method handler may use. */
 export interface MethodContext extends RequestContext {
   engine: Engine;
-  server: ServerDescription;
+  /** The same object for every request of the server: what a revision derives from it is made once. */
+  server: Encoded<ServerDescription>;
   id: RequestId;
   logger: Logger;
   /** The legacy session the request belongs to, if any. */
@@ -91,8 +93,8 @@ export interface MethodContext extends RequestContext {
 /**
  * Handles one method's params and returns its wire result: either an object
  * built for this request alone, which a revision's wrapper may extend in
- * place, or one shared between requests and marked with `markStable`
- * (jsonrpc/messages.ts), which nothing mutates.
+ * place, or an {@link Encoded} one shared between requests
+ * (jsonrpc/encoded.ts), which nothing mutates.
  */
 export type MethodHandler = (params: Record<string, unknown>, ctx: MethodContext) => Promise<Record<string, unknown>>;
 

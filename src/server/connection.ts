@@ -11,6 +11,7 @@
  */
 import type { Logger } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
+import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import {
   errorResponse,
@@ -65,7 +66,7 @@ function covers(subscribed: string, uri: string): boolean {
 }
 
 /** Creates a connection bound to an engine and a peer. */
-export function createConnection(engine: Engine, server: ServerDescription, peer: Peer, logger: Logger): Connection {
+export function createConnection(engine: Engine, server: Encoded<ServerDescription>, peer: Peer, logger: Logger): Connection {
   const inFlight = new Map<RequestId, InFlight>();
   let session: LegacySession | undefined;
   let stopEvents: (() => void) | undefined;

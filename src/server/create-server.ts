@@ -9,6 +9,7 @@ import type { Prompt, ServerInfo } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceProvider } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
+import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection, type Peer } from './connection.js';
 
@@ -127,14 +128,15 @@ export function createServer(options: ServerOptions): Server {
   const live = Boolean(engine.features.prompts?.listChanged || engine.features.resources?.listChanged);
   const ttlMs = options.cache?.ttlMs ?? (live ? 10_000 : 300_000);
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new TypeError('cache.ttlMs must be a non-negative integer');
-  const description: ServerDescription = {
+  const settings: ServerDescription = {
     info,
     cache: { ttlMs, cacheScope: options.cache?.cacheScope ?? 'public' },
     supportedVersions: SUPPORTED_VERSIONS,
     subscriptions: { max: limits.maxSubscriptions, maxUriBytes: limits.maxSubscriptionUriBytes },
   };
-  if (options.instructions !== undefined) description.instructions = options.instructions;
-  if (options.extensions !== undefined) description.extensions = options.extensions;
+  if (options.instructions !== undefined) settings.instructions = options.instructions;
+  if (options.extensions !== undefined) settings.extensions = options.extensions;
+  const description = encodeOnce(settings);
 
   return {
     info,

@@ -6,7 +6,7 @@
  */
 import { type ResolvedCompleter, resolveCompleter } from '../core/completers.js';
 import type { Prompt, PromptArgument, PromptResult, Resource } from '../core/model.js';
-import { fixResult } from '../core/prompts.js';
+import { encodeOnce } from '../jsonrpc/encoded.js';
 import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
 import type { ConfinedFs } from './confined-fs.js';
@@ -56,7 +56,7 @@ function constantEntry(
     fixed() {
       if (!result) {
         const { text, description } = build();
-        result = fixResult(promptResultOf(text, description));
+        result = encodeOnce(promptResultOf(text, description), true);
       }
       return result;
     },
@@ -152,7 +152,7 @@ class SkillPrompt implements PromptEntry {
   fixed(values: Record<string, string>): PromptResult | undefined {
     if (this.#skill.args.length > 0 || (this.#localized && values.locale !== undefined && values.locale !== '')) return undefined;
     this.#text();
-    this.#fixed ??= fixResult(promptResultOf(rewriteCitations(this.#skill.text, this.#targets), this.#skill.description));
+    this.#fixed ??= encodeOnce(promptResultOf(rewriteCitations(this.#skill.text, this.#targets), this.#skill.description), true);
     return this.#fixed;
   }
 

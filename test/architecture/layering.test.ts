@@ -135,4 +135,20 @@ describe('layering', () => {
       .map((path) => relative(SRC, path));
     expect(offenders).toEqual([]);
   });
+
+  it('keeps caches keyed by identity to the encoded values and the places that own their keys', () => {
+    // An identity cache across layers is a contract no type shows (issue 11):
+    // values shared between requests are Encoded (jsonrpc/encoded.ts) and carry
+    // what is derived from them. Each entry below says why it may hold one.
+    const owners: Record<string, string> = {
+      'jsonrpc/encoded.ts': 'the derived forms of one encoded value, by the deriving function',
+      'protocol/rev2026-07-28/index.ts': "an encoded result's envelope per server, itself kept with the result",
+      'core/paginate.ts': 'the version of each list a provider hands out (until catalogues carry a content digest)',
+    };
+    const holders = files(SRC)
+      .filter((path) => /\bnew Weak(Map|Set)\b/.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(SRC, path))
+      .sort();
+    expect(holders).toEqual(Object.keys(owners).sort());
+  });
 });

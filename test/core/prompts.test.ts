@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { combinePrompts } from '../../src/core/combine.js';
 import { silentLogger } from '../../src/core/context.js';
-import { definePrompt, isFixedResult, livePrompts, staticPrompts } from '../../src/core/prompts.js';
+import { definePrompt, livePrompts, staticPrompts } from '../../src/core/prompts.js';
+import { isEncoded } from '../../src/jsonrpc/encoded.js';
 
 const ctx = { signal: new AbortController().signal, logger: silentLogger };
 
@@ -46,12 +47,12 @@ describe('definePrompt', () => {
     const first = await prompt.get({}, ctx);
     expect(first).toEqual(mine);
     expect(await prompt.get({}, ctx)).toBe(first);
-    expect(isFixedResult(first)).toBe(true);
+    expect(isEncoded(first)).toBe(true);
     expect(Object.isFrozen(first.messages[0]!.content)).toBe(true);
     expect(Object.isFrozen(mine) || Object.isFrozen(mine.messages)).toBe(false);
     // A prompt built per request is not fixed, even when its output never changes.
     const built = definePrompt({ name: 'g', get: () => 'fixed' });
-    expect(isFixedResult(await built.get({}, ctx))).toBe(false);
+    expect(isEncoded(await built.get({}, ctx))).toBe(false);
     expect(await definePrompt({ name: 'h', output: 'hi' }).get({}, ctx)).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
   });
 

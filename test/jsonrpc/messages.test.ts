@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  classify,
-  isStable,
-  markStable,
-  nestingDepthExceeds,
-  parseMessage,
-  resultResponse,
-  serializeMessage,
-  splitStableMessage,
-} from '../../src/jsonrpc/messages.js';
+import { encodeOnce, isEncoded } from '../../src/jsonrpc/encoded.js';
+import { classify, nestingDepthExceeds, parseMessage, resultResponse, serializeMessage, splitEncodedMessage } from '../../src/jsonrpc/messages.js';
 
 describe('classify', () => {
   it('sorts requests, notifications and responses', () => {
@@ -72,8 +64,8 @@ describe('parseMessage', () => {
 describe('serializeMessage', () => {
   const ids = [0, 7, -3, 2 ** 53 - 1, '', 'abc', 'quote " back \\ slash', 'line\nbreak \u2028 \ud83d\ude00'];
 
-  it('writes exactly what JSON.stringify writes, for stable results and others', () => {
-    const stable = markStable({ items: [{ name: 'a', note: 'é "q"\n' }], nextCursor: 'c', missing: undefined });
+  it('writes exactly what JSON.stringify writes, for encoded results and others', () => {
+    const stable = encodeOnce({ items: [{ name: 'a', note: 'é "q"\n' }], nextCursor: 'c', missing: undefined });
     const plain = { items: [1, 2], nested: { a: null } };
     for (const id of ids) {
       for (const result of [stable, plain, {}]) {
@@ -94,18 +86,18 @@ describe('serializeMessage', () => {
   });
 
   it('falls back to JSON.stringify for envelopes it did not build', () => {
-    const result = markStable({ a: 1 });
+    const result = encodeOnce({ a: 1 });
     const reordered = { id: 1, jsonrpc: '2.0', result } as unknown as Parameters<typeof serializeMessage>[0];
     expect(serializeMessage(reordered)).toBe('{"id":1,"jsonrpc":"2.0","result":{"a":1}}');
     const extra = { jsonrpc: '2.0', id: 1, result, extra: true } as unknown as Parameters<typeof serializeMessage>[0];
     expect(serializeMessage(extra)).toBe(JSON.stringify(extra));
   });
 
-  it('marks a result stable by freezing it', () => {
+  it('encodes a result once by freezing it', () => {
     const result = { a: 1 };
-    expect(isStable(result)).toBe(false);
-    expect(markStable(result)).toBe(result);
-    expect(isStable(result)).toBe(true);
+    expect(isEncoded(result)).toBe(false);
+    expect(encodeOnce(result)).toBe(result);
+    expect(isEncoded(result)).toBe(true);
     expect(Object.isFrozen(result)).toBe(true);
     expect(() => {
       (result as Record<string, unknown>).a = 2;
@@ -113,20 +105,20 @@ describe('serializeMessage', () => {
   });
 });
 
-describe('splitStableMessage', () => {
-  it('gives the bytes serializeMessage writes, in parts, for stable results only', () => {
-    const stable = markStable({ prompts: [{ name: 'é ☕', description: 'line\nbreak \u2028 "q"' }], nextCursor: 'c' });
+describe('splitEncodedMessage', () => {
+  it('gives the bytes serializeMessage writes, in parts, for encoded results only', () => {
+    const stable = encodeOnce({ prompts: [{ name: 'é ☕', description: 'line\nbreak \u2028 "q"' }], nextCursor: 'c' });
     for (const id of [0, 42, 'x "y" \\ z', '\ud83d\ude00']) {
       const message = resultResponse(id, stable);
-      const parts = splitStableMessage(message);
+      const parts = splitEncodedMessage(message);
       expect(parts).toBeDefined();
       const joined = Buffer.concat([Buffer.from(parts!.head), parts!.result, Buffer.from(parts!.tail)]);
       expect(joined.toString('utf8')).toBe(JSON.stringify(message));
       // The encoded result is shared, not re-encoded per response.
-      expect(splitStableMessage(resultResponse(id, stable))!.result).toBe(parts!.result);
+      expect(splitEncodedMessage(resultResponse(id, stable))!.result).toBe(parts!.result);
     }
-    expect(splitStableMessage(resultResponse(1, { a: 1 }))).toBeUndefined();
-    expect(splitStableMessage({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'bad' } })).toBeUndefined();
-    expect(splitStableMessage({ jsonrpc: '2.0', method: 'n' })).toBeUndefined();
+    expect(splitEncodedMessage(resultResponse(1, { a: 1 }))).toBeUndefined();
+    expect(splitEncodedMessage({ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'bad' } })).toBeUndefined();
+    expect(splitEncodedMessage({ jsonrpc: '2.0', method: 'n' })).toBeUndefined();
   });
 });

@@ -88,6 +88,30 @@ describe('request signals', () => {
     expect(seen?.reason).toBe('changed my mind');
   });
 
+  it('gives a spread copy of the context the request signal, limits and cancelled flag', async () => {
+    let copy: RequestContext | undefined;
+    const server = createServer({
+      name: 't',
+      version: '1',
+      limits: { maxPromptBytes: 1234 },
+      prompts: provider(async (ctx) => {
+        // What a provider does to pass its own logger on.
+        copy = { ...ctx, logger: ctx.logger };
+        expect(copy.cancelled).toBe(false);
+        expect(copy.limits?.maxPromptBytes).toBe(1234);
+        await new Promise((resolve) => copy!.signal.addEventListener('abort', resolve));
+        return 'aborted';
+      }),
+    });
+    const connection = server.connect({ send() {} });
+    const reply = connection.receive(get(1));
+    await tick();
+    expect(copy?.signal.aborted).toBe(false);
+    await connection.receive(cancelled(1));
+    expect(copy?.signal.aborted).toBe(true);
+    expect(await reply).toBeUndefined();
+  });
+
   it('does not call the provider for a request cancelled while the catalogue loads', async () => {
     const loading = gate();
     const prompts = provider(

@@ -7,7 +7,7 @@ import { cpSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isFixedResult } from '../../src/core/prompts.js';
+import { isEncoded } from '../../src/jsonrpc/encoded.js';
 import { loadSkillsFolder, type SkillsFolder } from '../../src/skills/provider.js';
 import { ROOT } from '../_stdio-client.js';
 
@@ -182,7 +182,7 @@ describe('loadSkillsFolder', () => {
     const first = await folder.prompts.get('tidy', {}, ctx);
     expect(first.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Body AAAA.') });
     expect(await folder.prompts.get('tidy', {}, ctx)).toBe(first);
-    expect(isFixedResult(first)).toBe(true);
+    expect(isEncoded(first)).toBe(true);
     // Touched, same bytes: the same result, after one verified read.
     const file = join(dir, 'tidy', 'SKILL.md');
     const later = new Date(Date.now() + 5000);

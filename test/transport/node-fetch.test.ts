@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../src/http.js';
+import { createHttpHandler, toNodeHandler } from '../../src/http.js';
+import { createServer as createMcpServer, definePrompt, staticPrompts } from '../../src/index.js';
 
 const servers: Array<ReturnType<typeof createServer>> = [];
 afterEach(async () => {
@@ -96,5 +97,31 @@ describe('toNodeHandler with any fetch handler', () => {
       },
     });
     expect((await send(base, {})).status).toBe(500);
+  });
+
+  it("goes through a skillport handler's fetch once it was replaced, as middleware does", async () => {
+    const mcp = createMcpServer({ name: 't', version: '1', prompts: staticPrompts([definePrompt({ name: 'p', get: () => 'hi' })]) });
+    const own = createHttpHandler(mcp);
+    const seen: string[] = [];
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    // Replaced on the object itself, and on a spread copy: both must run the new fetch.
+    const copy = { ...own, fetch: (req: Request) => (seen.push('copy'), own.fetch(req)) };
+    const mutated = createHttpHandler(mcp);
+    const original = mutated.fetch.bind(mutated);
+    mutated.fetch = (req: Request) => (seen.push('mutated'), original(req));
+    for (const handler of [own, copy, mutated]) {
+      const base = await listen(handler);
+      const answer = await send(`${base}/mcp`, { method: 'POST', headers, body });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ id: 1, result: { serverInfo: { name: 't' } } });
+    }
+    expect(seen).toEqual(['copy', 'mutated']);
+    await Promise.all([own.close(), mutated.close()]);
   });
 });

@@ -42,36 +42,6 @@ function withIcons(target: Wire, list: Icon[] | undefined, shape: Shape): Wire {
   return target;
 }
 
-/**
- * Remembers each listing entry's wire form per shape. Catalogues hand out the
- * same objects until they change, so a list page is encoded once per
- * catalogue version instead of once per request. The wire objects are shared
- * between responses and never mutated.
- */
-function memoized<T extends object>(encode: (item: T, shape: Shape) => Wire): (item: T, shape: Shape) => Wire {
-  const byShape = new WeakMap<Shape, WeakMap<T, Wire>>();
-  return (item, shape) => {
-    let cache = byShape.get(shape);
-    if (!cache) {
-      cache = new WeakMap();
-      byShape.set(shape, cache);
-    }
-    let wire = cache.get(item);
-    if (!wire) {
-      wire = encode(item, shape);
-      cache.set(item, wire);
-    }
-    return wire;
-  };
-}
-
-/** A prompt's listing entry, remembered per catalogue object (see {@link memoized}). */
-export const encodeListedPrompt = memoized(encodePrompt);
-/** A resource's listing entry, remembered per catalogue object. */
-export const encodeListedResource = memoized(encodeResource);
-/** A template's listing entry, remembered per catalogue object. */
-export const encodeListedTemplate = memoized(encodeTemplate);
-
 export function encodePrompt(prompt: Prompt, shape: Shape): Wire {
   const wire = copy(prompt, { name: prompt.name }, ['title', 'description']);
   if (prompt.arguments) {

@@ -5,77 +5,61 @@
 import type { EngineEvent } from '../../core/engine.js';
 import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate } from '../../core/model.js';
 import type { Page } from '../../core/paginate.js';
-import { isFixedResult } from '../../core/prompts.js';
+import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
-import { type JsonRpcNotification, markStable } from '../../jsonrpc/messages.js';
+import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
 import { checkSubscriptionUri, type MethodHandler, type Wire } from '../revision.js';
 import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
   encodeContents,
   encodeImplementation,
-  encodeListedPrompt,
-  encodeListedResource,
-  encodeListedTemplate,
+  encodePrompt,
   encodePromptResult,
   encodeResource,
   encodeSkill,
+  encodeTemplate,
   type Shape,
 } from './encode.js';
 
 /**
- * Encodes a result once per key object and marks it stable, so the
- * transports serialize it once too. For keys that never change while they
- * are handed out: the pagers' pages (one per catalogue version and offset),
- * fixed prompt results and frozen completions. A new catalogue brings new
- * keys, hence new results.
+ * Encodes a value the core shares between requests (a list page, a fixed
+ * prompt's result, a remembered completion answer) once per encoder, and the
+ * result is shared too, so the transports serialize it once. Anything else is
+ * encoded for its request alone.
  */
-function encodedOnce<K extends object>(encode: (key: K) => Wire): (key: K) => Wire {
-  const results = new WeakMap<K, Wire>();
-  return (key) => {
-    let result = results.get(key);
-    if (!result) {
-      result = markStable(encode(key));
-      results.set(key, result);
-    }
-    return result;
-  };
+function encoder<K extends object>(encode: (value: K) => Wire): (value: K) => Wire {
+  const once = (value: K): Encoded<Wire> => encodeOnce(encode(value));
+  return (value) => (isEncoded(value) ? derive(value, encode, once) : encode(value));
 }
 
-/** A list page's result, encoded once per page (and per shape: each registry has its own encoders). */
+/** A list page's result (and per shape: each registry has its own encoders). */
 function lister<T>(key: string, encode: (item: T) => Wire): (page: Page<T>) => Wire {
-  return encodedOnce((page: Page<T>) => {
+  return encoder((page: Page<T>) => {
     const result: Wire = { [key]: Object.freeze(page.items.map((item) => encode(item))) };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return result;
   });
 }
 
-function encodeCompletion(completion: Completion): Wire {
+const completionResult = encoder((completion: Completion): Wire => {
   const wire: Wire = { values: completion.values };
   if (completion.total !== undefined) wire.total = completion.total;
   if (completion.hasMore !== undefined) wire.hasMore = completion.hasMore;
   return { completion: wire };
-}
-
-/** A frozen completion (a fixed list's remembered answer) cannot change: its result is encoded once. */
-const encodeFrozenCompletion = encodedOnce(encodeCompletion);
-
-function completionResult(completion: Completion): Wire {
-  return Object.isFrozen(completion) && Object.isFrozen(completion.values) ? encodeFrozenCompletion(completion) : encodeCompletion(completion);
-}
+});
 
 /**
  * Handlers for the methods every revision serves in the same way, returning
  * bare results; 2026-07-28 wraps these with `resultType` and cache hints.
  */
 export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
-  const promptPage = lister('prompts', (p: Prompt) => encodeListedPrompt(p, shape));
-  const resourcePage = lister('resources', (r: Resource) => encodeListedResource(r, shape));
-  const templatePage = lister('resourceTemplates', (t: ResourceTemplate) => encodeListedTemplate(t, shape));
+  const promptPage = lister('prompts', (p: Prompt) => encodePrompt(p, shape));
+  const resourcePage = lister('resources', (r: Resource) => encodeResource(r, shape));
+  const templatePage = lister('resourceTemplates', (t: ResourceTemplate) => encodeTemplate(t, shape));
   const skillPage = lister('skills', encodeSkill);
   const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
-  const fixedPromptResult = encodedOnce((result: PromptResult) => encodePromptResult(result, shape));
+  const promptResult = encoder((result: PromptResult) => encodePromptResult(result, shape));
   return new Map<string, MethodHandler>([
     ['prompts/list', async (params, { engine }) => promptPage(await engine.listPrompts(optionalString(params, 'cursor')))],
     [
@@ -84,8 +68,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
         const name = requireString(params, 'name');
         const args = stringMap(params.arguments, 'arguments');
         const result = await ctx.engine.getPrompt(name, args, ctx);
-        // A fixed prompt's result is the same object for every request: encoded once.
-        return isFixedResult(result) ? fixedPromptResult(result) : encodePromptResult(result, shape);
+        return promptResult(result);
       },
     ],
     [

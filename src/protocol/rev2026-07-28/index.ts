@@ -7,8 +7,10 @@
  * `resources/unsubscribe` were removed (2026-07-28 changelog), so they are
  * absent from this registry and answer -32601.
  */
+
+import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { isStable, type JsonRpcErrorObject, markStable } from '../../jsonrpc/messages.js';
+import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
 import { encodeCapabilities, encodeErrorWith, encodeImplementation, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
 import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
 import { http } from './http.js';
@@ -32,16 +34,14 @@ const CACHEABLE = new Set([
   'resources/directory/read',
 ]);
 
-/** The `_meta` of a result that brings none of its own: the server's identity, encoded once per server. */
-const serverMetas = new WeakMap<ServerDescription, Wire>();
+/** The `_meta` of a result that brings none of its own: the server's identity. */
+function encodeServerMeta(server: ServerDescription): Wire {
+  return Object.freeze({ [META_KEYS.serverInfo]: Object.freeze(encodeImplementation(server.info, SHAPE_2025_11_25)) });
+}
 
-function serverMeta(server: ServerDescription): Wire {
-  let meta = serverMetas.get(server);
-  if (!meta) {
-    meta = Object.freeze({ [META_KEYS.serverInfo]: Object.freeze(encodeImplementation(server.info, SHAPE_2025_11_25)) });
-    serverMetas.set(server, meta);
-  }
-  return meta;
+/** {@link encodeServerMeta}, made once per server. */
+function serverMeta(server: Encoded<ServerDescription>): Wire {
+  return derive(server, encodeServerMeta, encodeServerMeta);
 }
 
 /**
@@ -53,14 +53,13 @@ function serverMeta(server: ServerDescription): Wire {
  */
 function modern(method: string, handler: MethodHandler): MethodHandler {
   const cacheable = CACHEABLE.has(method);
-  const wrapped = new WeakMap<ServerDescription, WeakMap<Wire, Wire>>();
 
   /**
    * Adds the envelope to `wire` in place, after the result's own keys (a
    * `_meta` of its own keeps its place), as `{ ...result, resultType, _meta }`
    * would.
    */
-  function envelop(wire: Wire, server: ServerDescription): Wire {
+  function envelop(wire: Wire, server: Encoded<ServerDescription>): Wire {
     const own = wire._meta as Wire | undefined;
     wire.resultType = 'complete';
     wire._meta = own === undefined ? serverMeta(server) : { ...own, ...serverMeta(server) };
@@ -71,20 +70,19 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
     return wire;
   }
 
+  /** The envelopes of one encoded result, one per server. */
+  const envelopes = (): WeakMap<ServerDescription, Encoded<Wire>> => new WeakMap();
+
   // Every handler of this registry builds a result for its request alone
-  // unless it marked the result stable (shared, frozen): only a shared one
-  // is copied, and that copy is kept.
-  function wrap(result: Wire, server: ServerDescription): Wire {
-    if (!isStable(result)) return envelop(result, server);
-    let byResult = wrapped.get(server);
-    if (!byResult) {
-      byResult = new WeakMap();
-      wrapped.set(server, byResult);
-    }
-    let wire = byResult.get(result);
+  // unless it is encoded (shared, frozen): only a shared one is copied, and
+  // that copy is encoded and kept with it.
+  function wrap(result: Wire, server: Encoded<ServerDescription>): Wire {
+    if (!isEncoded(result)) return envelop(result, server);
+    const byServer = derive(result, envelopes, envelopes);
+    let wire = byServer.get(server);
     if (!wire) {
-      wire = markStable(envelop({ ...result }, server));
-      byResult.set(result, wire);
+      wire = encodeOnce(envelop({ ...result }, server));
+      byServer.set(server, wire);
     }
     return wire;
   }

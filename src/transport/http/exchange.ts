@@ -7,7 +7,7 @@
  * both). Waiting lets a JSON answer carry the status code the response
  * calls for (2026-07-28: 404 for -32601, 400 for -32022...).
  */
-import { type JsonRpcNotification, type JsonRpcResponse, serializeMessage, splitStableMessage } from '../../jsonrpc/messages.js';
+import { type JsonRpcNotification, type JsonRpcResponse, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
 import { type Acceptable, MEDIA } from './headers.js';
 import type { HttpReply } from './request.js';
 import { createSseStream, type SseStream, sseHeaders } from './sse.js';
@@ -51,7 +51,7 @@ export function jsonReply(body: unknown, status: number, headers?: Record<string
  * carries its shared bytes between the response's head and tail.
  */
 export function messageReply(message: JsonRpcResponse, status: number, headers?: Record<string, string>): HttpReply {
-  const parts = splitStableMessage(message);
+  const parts = splitEncodedMessage(message);
   return jsonText(parts ? [parts.head, parts.result, parts.tail] : serializeMessage(message), status, headers);
 }
 

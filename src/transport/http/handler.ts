@@ -27,7 +27,7 @@ import { jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
-import { createBodyBudget, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
+import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
 import { createSessionRoutes } from './session-routes.js';
 import { createSessionStore, type Session } from './sessions.js';
 import { createStatelessRoute } from './stateless-route.js';
@@ -277,6 +277,5 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       return closed;
     },
   };
-  replyFunctions.set(handler, reply);
-  return handler;
+  return withDirectReply(handler, reply);
 }

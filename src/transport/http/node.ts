@@ -15,7 +15,7 @@ import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { discardRest, readNodeBody } from './node-body.js';
 import { type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
 import type { HttpHandler } from './options.js';
-import { type BodyBudget, type HeaderReader, type HttpReply, type HttpRequest, replyFunctions } from './request.js';
+import { type BodyBudget, directReply, type HeaderReader, type HttpReply, type HttpRequest } from './request.js';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
@@ -234,7 +234,7 @@ function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage
  */
 export function toNodeHandler(handler: HttpHandler | FetchHandler, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const logger = options.logger ?? silentLogger;
-  const reply = replyFunctions.get(handler);
+  const reply = directReply(handler);
   if (!reply) return fetchOnNode(handler, logger);
   const maxBacklog = options.maxBufferedResponseBytes ?? 64 * 1024 * 1024;
   if (!Number.isSafeInteger(maxBacklog) || maxBacklog < 1) throw new TypeError('maxBufferedResponseBytes must be a positive integer');

@@ -54,10 +54,30 @@ export interface HttpReply {
 export type ReplyFunction = (request: HttpRequest) => Promise<HttpReply>;
 
 /**
- * The reply function of each handler, so the node adapter can call it
- * without going through `fetch(Request)`.
+ * Where a handler made by createHttpHandler keeps its reply function, so the
+ * node adapter can answer without web Request and Response objects (what
+ * they cost per request: PERFORMANCE.md). Not enumerable, so a spread copy
+ * of the handler does not carry it.
  */
-export const replyFunctions = new WeakMap<object, ReplyFunction>();
+const DIRECT = Symbol('skillport.direct');
+
+interface Direct {
+  /** The handler's own `fetch`: a handler whose `fetch` was replaced goes through the new one. */
+  readonly fetch: unknown;
+  readonly reply: ReplyFunction;
+}
+
+/** Gives `handler` its direct path. */
+export function withDirectReply<H extends { fetch: unknown }>(handler: H, reply: ReplyFunction): H {
+  const direct: Direct = { fetch: handler.fetch, reply };
+  return Object.defineProperty(handler, DIRECT, { value: direct });
+}
+
+/** The direct path of a handler made by createHttpHandler whose `fetch` is its own, or undefined. */
+export function directReply(handler: { fetch: unknown }): ReplyFunction | undefined {
+  const direct = (handler as { [DIRECT]?: Direct })[DIRECT];
+  return direct && direct.fetch === handler.fetch ? direct.reply : undefined;
+}
 
 /**
  * Request-body bytes held at once, over all requests. A body stalled one byte

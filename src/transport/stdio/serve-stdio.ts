@@ -15,7 +15,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitStableMessage } from '../../jsonrpc/messages.js';
+import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { createLineReader } from './line-reader.js';
@@ -104,7 +104,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
       setImmediate(flush);
     }
     // JSON text escapes control characters, so a message never holds a raw newline.
-    const parts = splitStableMessage(message);
+    const parts = splitEncodedMessage(message);
     if (!parts) {
       output.write(`${serializeMessage(message)}\n`);
       return;
