@@ -11,11 +11,12 @@ export type { Awaitable, Logger, OutputLimits, RequestContext } from './core/con
 export { silentLogger } from './core/context.js';
 export type { CompletionProvider, Features } from './core/engine.js';
 // Errors
-export { isResourceNotFoundError, OutputLimitError, ResourceNotFoundError } from './core/errors.js';
+export { isResourceNotFoundError, isToolArgumentsError, OutputLimitError, ResourceNotFoundError, ToolArgumentsError } from './core/errors.js';
 export type {
   Annotations,
   AudioContent,
   BlobResourceContents,
+  CallToolResult,
   Completion,
   CompletionArgument,
   CompletionContext,
@@ -24,6 +25,7 @@ export type {
   EmbeddedResource,
   Icon,
   ImageContent,
+  JsonSchema,
   Meta,
   Prompt,
   PromptArgument,
@@ -38,6 +40,8 @@ export type {
   ServerInfo,
   TextContent,
   TextResourceContents,
+  Tool,
+  ToolAnnotations,
 } from './core/model.js';
 export type {
   LivePrompts,
@@ -66,9 +70,12 @@ export type {
 } from './core/resources.js';
 // Resources
 export { defineResource, defineResourceTemplate, liveResources, staticResources, toBase64 } from './core/resources.js';
-
 // Skills extension
 export type { SkillEntry, SkillFile, SkillsProvider } from './core/skills.js';
+export type { StandardSchema, ToolSchema } from './core/tool-schema.js';
+export type { LiveTools, ToolDefinition, ToolDefinitionInput, ToolOutput, ToolProvider } from './core/tools.js';
+// Tools
+export { combineTools, defineTool, liveTools, staticTools } from './core/tools.js';
 export type { UriTemplate } from './core/uri-template.js';
 export { parseUriTemplate } from './core/uri-template.js';
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';

@@ -6,6 +6,7 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
+import { cached } from './cached.js';
 import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, OutputLimits, RequestContext } from './context.js';
 import { silentLogger } from './context.js';
@@ -27,6 +28,8 @@ import type { PromptProvider } from './prompts.js';
 import { MAX_COMPLETION_VALUES } from './rank.js';
 import type { ResourceProvider } from './resources.js';
 import type { SkillEntry, SkillsProvider } from './skills.js';
+import { type ToolOperations, toolOperations } from './tool-catalogue.js';
+import type { ToolProvider } from './tools.js';
 
 /**
  * Answers completion requests for any reference. Return undefined to fall
@@ -39,6 +42,7 @@ export interface CompletionProvider {
 /** What the registered providers make the server able to do. */
 export interface Features {
   prompts?: { listChanged: boolean };
+  tools?: { listChanged: boolean };
   resources?: { subscribe: boolean; listChanged: boolean };
   completions: boolean;
   /** The Skills extension, and whether `resources/directory/read` is served. */
@@ -46,10 +50,15 @@ export interface Features {
 }
 
 /** A change the engine reports to connections. */
-export type EngineEvent = { type: 'promptsListChanged' } | { type: 'resourcesListChanged' } | { type: 'resourceUpdated'; uri: string };
+export type EngineEvent =
+  | { type: 'promptsListChanged' }
+  | { type: 'toolsListChanged' }
+  | { type: 'resourcesListChanged' }
+  | { type: 'resourceUpdated'; uri: string };
 
 export interface EngineOptions {
   prompts?: PromptProvider;
+  tools?: ToolProvider;
   resources?: ResourceProvider;
   completions?: CompletionProvider;
   skills?: SkillsProvider;
@@ -63,7 +72,7 @@ export interface EngineOptions {
 }
 
 /** The neutral operations every revision adapter maps onto. */
-export interface Engine {
+export interface Engine extends ToolOperations {
   readonly features: Features;
   /** The output caps, handed to providers with each request (`ctx.limits`). */
   readonly limits: OutputLimits;
@@ -83,34 +92,13 @@ export interface Engine {
   close(): void;
 }
 
-/** A cached catalogue: built on first use, dropped when its provider reports a change. */
-function cached<T>(build: () => Awaitable<T>): { get(): Promise<T>; invalidate(): void } {
-  let current: Promise<T> | undefined;
-  return {
-    get() {
-      if (!current) {
-        const pending = Promise.resolve().then(build);
-        current = pending;
-        // A failed build is not kept: the next request tries again.
-        pending.catch(() => {
-          if (current === pending) current = undefined;
-        });
-      }
-      return current;
-    },
-    invalidate() {
-      current = undefined;
-    },
-  };
-}
-
 function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
   return new Map(prompts.map((p) => [p.name, p]));
 }
 
 /** Creates the engine for a set of providers. */
 export function createEngine(options: EngineOptions): Engine {
-  const { prompts, resources, completions, skills } = options;
+  const { prompts, tools, resources, completions, skills } = options;
   const logger = options.logger ?? silentLogger;
   const pageSize = options.pageSize ?? 50;
   const maxPromptBytes = options.maxPromptBytes ?? Number.POSITIVE_INFINITY;
@@ -137,7 +125,8 @@ export function createEngine(options: EngineOptions): Engine {
   const templateCatalogue = cached(async () => (resources?.templates ? [...(await resources.templates())] : []));
   const skillCatalogue = cached(async () => (skills ? [...(await skills.listSkills())] : []));
 
-  const stops: Array<() => void> = [];
+  const toolOps = toolOperations(tools, pageSize, () => events.emit({ type: 'toolsListChanged' }));
+  const stops: Array<() => void> = [toolOps.stop];
   if (prompts?.watch) {
     stops.push(
       prompts.watch(() => {
@@ -166,6 +155,7 @@ export function createEngine(options: EngineOptions): Engine {
     completions: Boolean(completions || prompts?.complete || resources?.complete),
   };
   if (prompts) features.prompts = { listChanged: Boolean(prompts.watch) };
+  if (tools) features.tools = { listChanged: Boolean(tools.watch) };
   if (resources) features.resources = { subscribe: Boolean(resources.watch), listChanged: Boolean(resources.watch) };
   if (skills) features.skills = { directoryRead: Boolean(skills.readDirectory) };
 
@@ -224,6 +214,9 @@ export function createEngine(options: EngineOptions): Engine {
   return {
     features,
     limits,
+    listTools: toolOps.listTools,
+    callTool: toolOps.callTool,
+    tools: toolOps.tools,
     async listPrompts(cursor) {
       needPrompts('prompts/list');
       return promptPages.page((await promptCatalogue.get()).list, cursor);

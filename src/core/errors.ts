@@ -36,3 +36,29 @@ export class OutputLimitError extends Error {
 export function isOutputLimitError(value: unknown): value is OutputLimitError {
   return value instanceof OutputLimitError || (value instanceof Error && value.name === 'OutputLimitError');
 }
+
+/**
+ * Thrown when a tool's arguments do not satisfy its input schema. Revisions
+ * answer it differently: 2025-06-18 as a protocol error (-32602, server/tools
+ * §Error Handling: "Invalid arguments"), 2025-11-25 and later as a tool
+ * result with `isError: true`, so the model can correct its call.
+ */
+export class ToolArgumentsError extends Error {
+  override name = 'ToolArgumentsError';
+  readonly tool: string;
+  readonly issues: readonly string[];
+
+  constructor(tool: string, issues: readonly string[]) {
+    super(`Invalid arguments for tool "${tool}": ${issues.join('; ')}`);
+    this.tool = tool;
+    this.issues = issues;
+  }
+}
+
+/** True for a {@link ToolArgumentsError}, also one from another copy of this module. */
+export function isToolArgumentsError(value: unknown): value is ToolArgumentsError {
+  return (
+    value instanceof ToolArgumentsError ||
+    (value instanceof Error && value.name === 'ToolArgumentsError' && Array.isArray((value as ToolArgumentsError).issues))
+  );
+}

@@ -185,3 +185,46 @@ export interface ServerInfo {
   websiteUrl?: string;
   icons?: Icon[];
 }
+
+/** A JSON Schema object (2020-12 unless it names another dialect with `$schema`). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Hints about what a tool does. Untrusted by clients unless the server is:
+ * they describe, they do not guarantee.
+ */
+export interface ToolAnnotations {
+  title?: string;
+  /** The tool does not change its environment. Default false. */
+  readOnlyHint?: boolean;
+  /** A change it makes may destroy something (meaningful when not read-only). Default true. */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. Default false. */
+  idempotentHint?: boolean;
+  /** It reaches an open world (the web, other systems), not a closed one. Default true. */
+  openWorldHint?: boolean;
+}
+
+/** A tool as it appears in a listing. */
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Always an object schema: a tool's arguments are named. */
+  inputSchema: JsonSchema;
+  /** When present, every successful call returns `structuredContent` that conforms to it. */
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+/** What calling a tool yields. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  /** A JSON object, conforming to the tool's `outputSchema` when it has one. */
+  structuredContent?: Record<string, unknown>;
+  /** The tool ran and failed: the content says why, for the model to correct itself. */
+  isError?: boolean;
+  _meta?: Meta;
+}

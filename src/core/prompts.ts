@@ -3,11 +3,10 @@
  * the common case one call (`definePrompt`, `staticPrompts`, `livePrompts`).
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
-import { InvalidParamsError } from '../jsonrpc/errors.js';
-import { createEmitter } from './changes.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
 import type { Awaitable, RequestContext } from './context.js';
 import type { Completion, CompletionArgument, CompletionContext, Icon, Meta, Prompt, PromptArgument, PromptMessage, PromptResult } from './model.js';
+import { findNamed, liveSet, type NamedSet, namedSet } from './named.js';
 
 /**
  * A source of prompts. The server calls `list()` to build its catalogue and
@@ -138,31 +137,19 @@ export function definePrompt<const A extends readonly PromptArgumentDefinition[]
   };
 }
 
-function indexByName(definitions: readonly PromptDefinition[]): Map<string, PromptDefinition> {
-  const byName = new Map<string, PromptDefinition>();
-  for (const definition of definitions) {
-    if (byName.has(definition.prompt.name)) throw new TypeError(`Duplicate prompt name "${definition.prompt.name}"`);
-    byName.set(definition.prompt.name, definition);
-  }
-  return byName;
-}
+const entryOf = (definition: PromptDefinition): Prompt => definition.prompt;
 
-function providerOver(current: () => { list: readonly Prompt[]; byName: Map<string, PromptDefinition> }): PromptProvider {
-  function find(name: string): PromptDefinition {
-    const definition = current().byName.get(name);
-    if (!definition) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
-    return definition;
-  }
+function providerOver(current: () => NamedSet<PromptDefinition, Prompt>): PromptProvider {
   return {
     list: () => current().list,
-    get: (name, args, ctx) => find(name).get(args, ctx),
-    complete: (name, argument, context, ctx) => find(name).complete(argument, context, ctx),
+    get: (name, args, ctx) => findNamed(current(), name, 'prompt').get(args, ctx),
+    complete: (name, argument, context, ctx) => findNamed(current(), name, 'prompt').complete(argument, context, ctx),
   };
 }
 
 /** A fixed set of prompts. Throws on a duplicate name. */
 export function staticPrompts(definitions: readonly PromptDefinition[]): PromptProvider {
-  const state = { list: definitions.map((d) => d.prompt), byName: indexByName(definitions) };
+  const state = namedSet(definitions, entryOf, 'prompt');
   return providerOver(() => state);
 }
 
@@ -175,14 +162,6 @@ export interface LivePrompts extends PromptProvider {
 
 /** Creates a {@link LivePrompts} starting with `definitions`. */
 export function livePrompts(definitions: readonly PromptDefinition[] = []): LivePrompts {
-  let state = { list: definitions.map((d) => d.prompt), byName: indexByName(definitions) };
-  const changes = createEmitter<void>();
-  return {
-    ...providerOver(() => state),
-    watch: (listener) => changes.watch(listener),
-    set(next) {
-      state = { list: next.map((d) => d.prompt), byName: indexByName(next) };
-      changes.emit();
-    },
-  };
+  const live = liveSet(definitions, entryOf, 'prompt');
+  return { ...providerOver(live.current), watch: live.watch, set: live.replace };
 }

@@ -9,6 +9,7 @@ import type { Prompt, ServerInfo } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceProvider } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
+import type { ToolProvider } from '../core/tools.js';
 import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection, type Peer } from './connection.js';
@@ -57,6 +58,7 @@ export interface ServerOptions extends ServerInfo {
   /** Guidance for the model, sent on initialize and discover. */
   instructions?: string;
   prompts?: PromptProvider;
+  tools?: ToolProvider;
   resources?: ResourceProvider;
   completions?: CompletionProvider;
   /** Skills for the MCP Skills extension (SEP-2640); pair it with a resources provider serving their files. */
@@ -92,7 +94,7 @@ export interface Server {
 
 /**
  * Creates a server from providers. Capabilities follow from what is given:
- * prompts, resources and completions are declared only when served, and
+ * prompts, tools, resources and completions are declared only when served, and
  * `listChanged` / `subscribe` only when a provider can change.
  *
  * @example
@@ -113,6 +115,7 @@ export function createServer(options: ServerOptions): Server {
     maxPromptBytes: limits.maxPromptBytes,
     maxResourceBytes: limits.maxResourceBytes,
     ...(options.prompts ? { prompts: options.prompts } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
     ...(options.resources ? { resources: options.resources } : {}),
     ...(options.completions ? { completions: options.completions } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
@@ -125,7 +128,7 @@ export function createServer(options: ServerOptions): Server {
     if (options[key] !== undefined) (info as unknown as Record<string, unknown>)[key] = options[key];
   }
 
-  const live = Boolean(engine.features.prompts?.listChanged || engine.features.resources?.listChanged);
+  const live = Boolean(engine.features.prompts?.listChanged || engine.features.tools?.listChanged || engine.features.resources?.listChanged);
   const ttlMs = options.cache?.ttlMs ?? (live ? 10_000 : 300_000);
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new TypeError('cache.ttlMs must be a non-negative integer');
   const settings: ServerDescription = {

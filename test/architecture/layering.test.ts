@@ -53,6 +53,8 @@ const BASE: Record<string, string | undefined> = {
 function allowed(file: string, target: string): boolean {
   const [layer] = file.split('/');
   if (target === 'yaml') return layer === 'skills';
+  // The JSON Schema validator, loaded by tool definitions on first use.
+  if (target === '@cfworker/json-schema') return file === 'core/tool-schema.ts';
   if (target.startsWith('node:')) {
     // No Node built-in in the protocol-neutral layers; the skills layer names its own.
     if (layer === 'skills') return ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);

@@ -5,7 +5,19 @@
  * call these with a wider {@link Shape}.
  */
 import type { Features } from '../../core/engine.js';
-import type { Annotations, ContentBlock, Icon, Prompt, PromptResult, Resource, ResourceContents, ResourceTemplate, ServerInfo } from '../../core/model.js';
+import type {
+  Annotations,
+  CallToolResult,
+  ContentBlock,
+  Icon,
+  Prompt,
+  PromptResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  ServerInfo,
+  Tool,
+} from '../../core/model.js';
 import type { SkillEntry } from '../../core/skills.js';
 
 /** Which optional parts of the model a revision carries. */
@@ -14,10 +26,17 @@ export interface Shape {
   icons: boolean;
   /** `description` and `websiteUrl` on Implementation (2025-11-25+). */
   implementationDetails: boolean;
+  /**
+   * How a tool call with arguments its schema refuses is answered: a protocol
+   * error (2025-06-18 server/tools §Error Handling: "Invalid arguments"), or a
+   * result with `isError: true` (2025-11-25+: "Input validation errors", so
+   * the model can correct itself).
+   */
+  toolArgumentErrors: 'protocol' | 'result';
 }
 
 /** The 2025-06-18 shape. */
-export const SHAPE_2025_06_18: Shape = { icons: false, implementationDetails: false };
+export const SHAPE_2025_06_18: Shape = { icons: false, implementationDetails: false, toolArgumentErrors: 'protocol' };
 
 type Wire = Record<string, unknown>;
 
@@ -103,6 +122,20 @@ export function encodePromptResult(result: PromptResult, shape: Shape): Wire {
   return copy(result, wire, ['_meta']);
 }
 
+export function encodeTool(tool: Tool, shape: Shape): Wire {
+  const wire = copy(tool, { name: tool.name }, ['title', 'description']);
+  wire.inputSchema = tool.inputSchema;
+  copy(tool, wire, ['outputSchema']);
+  if (tool.annotations) wire.annotations = copy(tool.annotations, {}, ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+  withIcons(wire, tool.icons, shape);
+  return copy(tool, wire, ['_meta']);
+}
+
+export function encodeToolResult(result: CallToolResult, shape: Shape): Wire {
+  const wire: Wire = { content: result.content.map((block) => encodeContent(block, shape)) };
+  return copy(result, wire, ['structuredContent', 'isError', '_meta']);
+}
+
 /**
  * A Skills-extension entry (SEP-2640 `Skill`): the frontmatter goes out
  * exactly as written, and `resources` is the complete manifest.
@@ -130,6 +163,7 @@ export function encodeCapabilities(features: Features, extensions?: Record<strin
   const capabilities: Wire = {};
   if (features.completions) capabilities.completions = {};
   if (features.prompts) capabilities.prompts = features.prompts.listChanged ? { listChanged: true } : {};
+  if (features.tools) capabilities.tools = features.tools.listChanged ? { listChanged: true } : {};
   if (features.resources) {
     const resources: Wire = {};
     if (features.resources.subscribe) resources.subscribe = true;

@@ -1,11 +1,12 @@
 /**
  * Error encoding for the legacy revisions. Client mistakes keep their code;
  * a missing resource is -32002 with `data.uri` (2025-06-18 and 2025-11-25
- * server/resources §Error Handling); anything else becomes a generic -32603
+ * server/resources §Error Handling); a tool's invalid arguments are -32602;
+ * anything else becomes a generic -32603
  * whose details go to the logger, never to the client.
  */
 import type { Logger } from '../../core/context.js';
-import { isResourceNotFoundError } from '../../core/errors.js';
+import { isResourceNotFoundError, isToolArgumentsError } from '../../core/errors.js';
 import { ErrorCode, isProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
 
@@ -16,6 +17,11 @@ export function encodeErrorWith(resourceNotFoundCode: number) {
       const wire: JsonRpcErrorObject = { code: error.code, message: error.message };
       if (error.data !== undefined) wire.data = error.data;
       return wire;
+    }
+    // 2025-06-18 server/tools §Error Handling lists invalid arguments among protocol errors;
+    // later revisions answer them with a tool result before they get here.
+    if (isToolArgumentsError(error)) {
+      return { code: ErrorCode.InvalidParams, message: error.message, data: { name: error.tool, issues: error.issues } };
     }
     if (isResourceNotFoundError(error)) {
       return { code: resourceNotFoundCode, message: error.message, data: { uri: error.uri } };

@@ -3,13 +3,14 @@
  * 2025-11-25 can reuse it with icons switched on.
  */
 import type { EngineEvent } from '../../core/engine.js';
-import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate } from '../../core/model.js';
+import { isToolArgumentsError } from '../../core/errors.js';
+import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate, Tool } from '../../core/model.js';
 import type { Page } from '../../core/paginate.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
 import { checkSubscriptionUri, type MethodHandler, type Wire } from '../revision.js';
-import { decodeCompletion, optionalString, requireString, stringMap } from './decode.js';
+import { decodeCompletion, optionalObject, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
   encodeContents,
@@ -19,6 +20,8 @@ import {
   encodeResource,
   encodeSkill,
   encodeTemplate,
+  encodeTool,
+  encodeToolResult,
   type Shape,
 } from './encode.js';
 
@@ -57,6 +60,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
   const promptPage = lister('prompts', (p: Prompt) => encodePrompt(p, shape));
   const resourcePage = lister('resources', (r: Resource) => encodeResource(r, shape));
   const templatePage = lister('resourceTemplates', (t: ResourceTemplate) => encodeTemplate(t, shape));
+  const toolPage = lister('tools', (t: Tool) => encodeTool(t, shape));
   const skillPage = lister('skills', encodeSkill);
   const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
   const promptResult = encoder((result: PromptResult) => encodePromptResult(result, shape));
@@ -69,6 +73,22 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
         const args = stringMap(params.arguments, 'arguments');
         const result = await ctx.engine.getPrompt(name, args, ctx);
         return promptResult(result);
+      },
+    ],
+    ['tools/list', async (params, { engine }) => toolPage(await engine.listTools(optionalString(params, 'cursor')))],
+    [
+      'tools/call',
+      async (params, ctx) => {
+        const name = requireString(params, 'name');
+        const args = optionalObject(params, 'arguments') ?? {};
+        try {
+          return encodeToolResult(await ctx.engine.callTool(name, args, ctx), shape);
+        } catch (error) {
+          if (shape.toolArgumentErrors === 'result' && isToolArgumentsError(error)) {
+            return encodeToolResult({ content: [{ type: 'text', text: error.message }], isError: true }, shape);
+          }
+          throw error;
+        }
       },
     ],
     [
@@ -146,6 +166,8 @@ export function legacyEvent(event: EngineEvent): JsonRpcNotification {
   switch (event.type) {
     case 'promptsListChanged':
       return { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' };
+    case 'toolsListChanged':
+      return { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
     case 'resourcesListChanged':
       return { jsonrpc: '2.0', method: 'notifications/resources/list_changed' };
     case 'resourceUpdated':

@@ -9,7 +9,7 @@ import type { Revision } from '../revision.js';
 export const VERSION = '2025-11-25';
 
 /** The 2025-11-25 shape, which 2026-07-28 keeps. */
-export const SHAPE_2025_11_25: Shape = { icons: true, implementationDetails: true };
+export const SHAPE_2025_11_25: Shape = { icons: true, implementationDetails: true, toolArgumentErrors: 'result' };
 
 export const revision: Revision = {
   version: VERSION,

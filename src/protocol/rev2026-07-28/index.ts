@@ -23,6 +23,7 @@ export const VERSION = '2026-07-28';
 const CACHEABLE = new Set([
   'server/discover',
   'prompts/list',
+  'tools/list',
   'resources/list',
   'resources/templates/list',
   'resources/read',

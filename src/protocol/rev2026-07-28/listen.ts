@@ -14,12 +14,13 @@ import { META_KEYS } from './meta.js';
 
 /** The honoured part of a client's subscription filter. */
 export interface SubscriptionFilter {
+  toolsListChanged?: true;
   promptsListChanged?: true;
   resourcesListChanged?: true;
   resourceSubscriptions?: string[];
 }
 
-function decodeFilter(value: unknown): { prompts: boolean; resources: boolean; uris: string[] | undefined } {
+function decodeFilter(value: unknown): { tools: boolean; prompts: boolean; resources: boolean; uris: string[] | undefined } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidParamsError('"notifications" must be an object', { field: 'notifications' });
   }
@@ -35,7 +36,12 @@ function decodeFilter(value: unknown): { prompts: boolean; resources: boolean; u
       field: 'notifications.resourceSubscriptions',
     });
   }
-  return { prompts: filter.promptsListChanged === true, resources: filter.resourcesListChanged === true, uris: uris as string[] | undefined };
+  return {
+    tools: filter.toolsListChanged === true,
+    prompts: filter.promptsListChanged === true,
+    resources: filter.resourcesListChanged === true,
+    uris: uris as string[] | undefined,
+  };
 }
 
 /**
@@ -47,6 +53,7 @@ function decodeFilter(value: unknown): { prompts: boolean; resources: boolean; u
 export function honouredFilter(requested: unknown, features: Features, limits: SubscriptionLimits): SubscriptionFilter {
   const wanted = decodeFilter(requested);
   const honoured: SubscriptionFilter = {};
+  if (wanted.tools && features.tools?.listChanged) honoured.toolsListChanged = true;
   if (wanted.prompts && features.prompts?.listChanged) honoured.promptsListChanged = true;
   if (wanted.resources && features.resources?.listChanged) honoured.resourcesListChanged = true;
   if (wanted.uris && features.resources?.subscribe) {
@@ -68,6 +75,8 @@ export function coversUri(subscribed: string, uri: string): boolean {
 export function subscriptionEvent(event: EngineEvent, filter: SubscriptionFilter, id: RequestId): JsonRpcNotification | undefined {
   const _meta = { [META_KEYS.subscriptionId]: id };
   switch (event.type) {
+    case 'toolsListChanged':
+      return filter.toolsListChanged ? { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta } } : undefined;
     case 'promptsListChanged':
       return filter.promptsListChanged ? { jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: { _meta } } : undefined;
     case 'resourcesListChanged':

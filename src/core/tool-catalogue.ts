@@ -1,0 +1,60 @@
+/**
+ * The engine's tools: the catalogue, built once per change of the provider,
+ * its pages, and calls checked against it before the provider runs.
+ */
+import type { Encoded } from '../jsonrpc/encoded.js';
+import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
+import { cached } from './cached.js';
+import type { RequestContext } from './context.js';
+import type { CallToolResult, Tool } from './model.js';
+import { createPager, type Page } from './paginate.js';
+import type { ToolProvider } from './tools.js';
+
+export interface ToolOperations {
+  listTools(cursor: string | undefined): Promise<Encoded<Page<Tool>>>;
+  callTool(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
+  /** The whole catalogue, e.g. for a CLI listing. */
+  tools(): Promise<readonly Tool[]>;
+}
+
+/**
+ * Operations over `provider` (none: every method is -32601). `changed` runs
+ * when the provider reports a change, after the catalogue was dropped; the
+ * returned function stops watching.
+ */
+export function toolOperations(provider: ToolProvider | undefined, pageSize: number, changed: () => void): ToolOperations & { stop(): void } {
+  const pages = createPager(pageSize);
+  // A copy per build: a rebuilt catalogue is a new list to the pager even if the provider changed its array in place.
+  const catalogue = cached(async () => {
+    const list = provider ? [...(await provider.list())] : [];
+    return { list, byName: new Map(list.map((tool) => [tool.name, tool])) };
+  });
+  const stop = provider?.watch?.(() => {
+    catalogue.invalidate();
+    changed();
+  });
+
+  function need(method: string): ToolProvider {
+    if (!provider) throw new MethodNotFoundError(method);
+    return provider;
+  }
+
+  return {
+    async listTools(cursor) {
+      need('tools/list');
+      return pages.page((await catalogue.get()).list, cursor);
+    },
+    async tools() {
+      return provider ? (await catalogue.get()).list : [];
+    },
+    async callTool(name, args, ctx) {
+      const tools = need('tools/call');
+      // server/tools §Error Handling: an unknown tool is a protocol error, -32602.
+      if (!(await catalogue.get()).byName.has(name)) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });
+      // A request cancelled while the catalogue was loading never reaches the tool.
+      if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
+      return tools.call(name, args, ctx);
+    },
+    stop: () => stop?.(),
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Tools: the provider interface the server reads, and the helpers that make
+ * the common case one call (`defineTool`, `staticTools`, `liveTools`,
+ * `combineTools`), shaped like prompts.
+ */
+import { ErrorCode, isProtocolError, ProtocolError } from '../jsonrpc/errors.js';
+import type { Awaitable, RequestContext } from './context.js';
+import { isOutputLimitError, ToolArgumentsError } from './errors.js';
+import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
+import { combineNamed, findNamed, liveSet, type NamedSet, namedSet } from './named.js';
+import { type CompiledSchema, compileSchema, type SchemaOutput, type StandardSchema, type ToolSchema } from './tool-schema.js';
+
+/**
+ * A source of tools. The server calls `list()` to build its catalogue and
+ * keeps it until `watch` reports a change. `call` runs only for a listed
+ * tool; checking the arguments is the provider's (definitions made with
+ * {@link defineTool} check them against their schema), and arguments that
+ * fail are a {@link ToolArgumentsError}.
+ */
+export interface ToolProvider {
+  list(): Awaitable<readonly Tool[]>;
+  call(name: string, args: Record<string, unknown>, ctx: RequestContext): Awaitable<CallToolResult>;
+  /** Present when the set can change; the server then advertises `listChanged`. */
+  watch?(listener: () => void): () => void;
+}
+
+/**
+ * What a tool's `call` may return: one text, content blocks, or a result.
+ * A result with `structuredContent` and no `content` gets the JSON text of
+ * the structured content as its content (server/tools §Structured Content:
+ * for clients that do not read structured content).
+ */
+export type ToolOutput<O = Record<string, unknown>> =
+  | string
+  | ContentBlock[]
+  | { content: ContentBlock[]; structuredContent?: O; isError?: boolean; _meta?: Meta }
+  | { content?: ContentBlock[]; structuredContent: O; isError?: boolean; _meta?: Meta };
+
+/** The input of {@link defineTool}. */
+export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema | undefined> {
+  name: string;
+  title?: string;
+  description?: string;
+  /**
+   * The arguments: a JSON Schema object (`"type": "object"`, 2020-12 unless
+   * `$schema` says otherwise) or a Standard Schema (zod 4, valibot, arktype).
+   * Omitted: the tool takes no arguments.
+   */
+  inputSchema?: I;
+  /** The `structuredContent` every successful call returns, checked before it is sent. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+  /**
+   * Runs the tool with arguments that passed `inputSchema`. A throw is a
+   * failure of the tool, answered as a result with `isError: true` and the
+   * error's message for the model; a {@link ProtocolError} is answered as
+   * that JSON-RPC error instead.
+   */
+  call(args: SchemaOutput<I>, ctx: RequestContext): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
+}
+
+/** A defined tool: its listing entry and how to call it. */
+export interface ToolDefinition {
+  readonly tool: Tool;
+  call(args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
+}
+
+/** The schema of a tool without arguments (2026-07-28 server/tools: the recommended form). */
+const NO_ARGUMENTS = Object.freeze({ type: 'object', additionalProperties: false });
+
+/** Defines a tool; its schemas are checked now, and its arguments on every call. */
+export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends ToolSchema | undefined = undefined>(
+  input: ToolDefinitionInput<I, O>,
+): ToolDefinition {
+  const { name } = input;
+  if (typeof input.call !== 'function') throw new TypeError(`Tool "${name}" needs a call function`);
+  const inputSchema = compileSchema((input.inputSchema ?? NO_ARGUMENTS) as ToolSchema, name, 'inputSchema');
+  const outputSchema = input.outputSchema === undefined ? undefined : compileSchema(input.outputSchema, name, 'outputSchema');
+  const tool: Tool = { name, inputSchema: inputSchema.json };
+  if (input.title !== undefined) tool.title = input.title;
+  if (input.description !== undefined) tool.description = input.description;
+  if (outputSchema) tool.outputSchema = outputSchema.json;
+  if (input.annotations !== undefined) tool.annotations = input.annotations;
+  if (input.icons !== undefined) tool.icons = input.icons;
+  if (input._meta !== undefined) tool._meta = input._meta;
+  const run = input.call as (args: unknown, ctx: RequestContext) => Awaitable<ToolOutput<unknown>>;
+
+  return {
+    tool,
+    async call(args, ctx) {
+      const checked = await inputSchema.validate(args);
+      if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
+      let output: ToolOutput<unknown>;
+      try {
+        output = await run(checked.value, ctx);
+      } catch (error) {
+        if (isProtocolError(error) || isOutputLimitError(error)) throw error;
+        return failure(error);
+      }
+      const result = toResult(output);
+      if (outputSchema && !result.isError) await checkOutput(outputSchema, result, name, ctx);
+      return result;
+    },
+  };
+}
+
+/** A tool that threw: the message is for the model to act on (server/tools §Error Handling). */
+function failure(error: unknown): CallToolResult {
+  const text = error instanceof Error ? error.message : String(error);
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function toResult(output: ToolOutput<unknown>): CallToolResult {
+  if (typeof output === 'string') return { content: [{ type: 'text', text: output }] };
+  if (Array.isArray(output)) return { content: output };
+  const structured = output.structuredContent as Record<string, unknown> | undefined;
+  const result: CallToolResult = { content: output.content ?? [{ type: 'text', text: JSON.stringify(structured) }] };
+  if (structured !== undefined) result.structuredContent = structured;
+  if (output.isError !== undefined) result.isError = output.isError;
+  if (output._meta !== undefined) result._meta = output._meta;
+  return result;
+}
+
+/**
+ * server/tools §Output Schema: a server MUST return structured results that
+ * conform to it. One that does not is the server's fault: -32603, the details
+ * logged, not sent.
+ */
+async function checkOutput(schema: CompiledSchema, result: CallToolResult, name: string, ctx: RequestContext): Promise<void> {
+  const checked =
+    result.structuredContent === undefined ? { ok: false as const, issues: ['no structuredContent'] } : await schema.validate(result.structuredContent);
+  if (checked.ok) return;
+  ctx.logger.error(`Tool "${name}" returned a result that does not match its outputSchema`, checked.issues);
+  throw new ProtocolError(ErrorCode.InternalError, `Tool "${name}" failed`);
+}
+
+const entryOf = (definition: ToolDefinition): Tool => definition.tool;
+
+function providerOver(current: () => NamedSet<ToolDefinition, Tool>): ToolProvider {
+  return {
+    list: () => current().list,
+    call: async (name, args, ctx) => findNamed(current(), name, 'tool').call(args, ctx),
+  };
+}
+
+/** A fixed set of tools. Throws on a duplicate name. */
+export function staticTools(definitions: readonly ToolDefinition[]): ToolProvider {
+  const state = namedSet(definitions, entryOf, 'tool');
+  return providerOver(() => state);
+}
+
+/** A tool set that can be replaced while serving; clients are told of each change. */
+export interface LiveTools extends ToolProvider {
+  watch(listener: () => void): () => void;
+  /** Replaces the whole set atomically and notifies watchers. Throws on a duplicate name. */
+  set(definitions: readonly ToolDefinition[]): void;
+}
+
+/** Creates a {@link LiveTools} starting with `definitions`. */
+export function liveTools(definitions: readonly ToolDefinition[] = []): LiveTools {
+  const live = liveSet(definitions, entryOf, 'tool');
+  return { ...providerOver(live.current), watch: live.watch, set: live.replace };
+}
+
+/** Serves several tool providers as one; the catalogue throws on a duplicate tool name. */
+export function combineTools(...providers: ToolProvider[]): ToolProvider {
+  const { list, owner, watch } = combineNamed<ToolProvider, Tool>(providers, 'tool', 'combineTools');
+  const combined: ToolProvider = { list, call: (name, args, ctx) => owner(name).call(name, args, ctx) };
+  if (watch) combined.watch = watch;
+  return combined;
+}
+
+export type { StandardSchema, ToolSchema };

@@ -1,0 +1,132 @@
+/**
+ * The official SDK clients list and call skillport's tools: v1
+ * (@modelcontextprotocol/sdk) over stdio and over Streamable HTTP, v2
+ * (@modelcontextprotocol/client) pinned to 2026-07-28 over HTTP. The server is
+ * test/fixtures/servers/tools.mjs, a real process built from the public API.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../_http-client.js';
+import { ROOT } from '../_stdio-client.js';
+
+const FIXTURE = `${ROOT}test/fixtures/servers/tools.mjs`;
+const TOOLS = ['echo', 'add', 'weather', 'content_kinds', 'fails'];
+
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+});
+
+async function startHttp(): Promise<{ url: URL; child: ChildProcess }> {
+  const child = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  closers.push(async () => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('the fixture did not start')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (!buffer.includes('\n')) return;
+      clearTimeout(timer);
+      resolve(new URL((JSON.parse(buffer.split('\n')[0] as string) as { url: string }).url));
+    });
+  });
+  return { url, child };
+}
+
+/** What every client does: list every page, call each kind of tool, see each kind of failure. */
+async function journey(client: ClientV1 | ClientV2, inputErrorsAsResults: boolean): Promise<void> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    names.push(...page.tools.map((t) => t.name));
+    cursor = page.nextCursor;
+  } while (cursor && names.length < 20);
+  expect(names).toEqual(TOOLS);
+
+  expect((await client.callTool({ name: 'echo', arguments: { text: 'hello' } })).content).toEqual([{ type: 'text', text: 'hello' }]);
+  expect((await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } })).content).toEqual([{ type: 'text', text: '42' }]);
+  // The SDK checks structured content against the listed output schema.
+  const weather = await client.callTool({ name: 'weather', arguments: { city: 'Lisbon' } });
+  expect(weather.structuredContent).toEqual({ city: 'Lisbon', celsius: 21 });
+  const kinds = await client.callTool({ name: 'content_kinds' });
+  expect((kinds.content as Array<{ type: string }>).map((b) => b.type)).toEqual(['text', 'image', 'audio', 'resource_link', 'resource']);
+  expect(await client.callTool({ name: 'fails' })).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the upstream service is down' }] });
+
+  const bad = client.callTool({ name: 'add', arguments: { a: 1, b: 'two' } });
+  if (inputErrorsAsResults) expect(await bad).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/b:') }] });
+  else await expect(bad).rejects.toMatchObject({ code: -32602 });
+  await expect(client.callTool({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
+}
+
+describe('SDK v1', () => {
+  it('over stdio: lists and calls tools, and hears of a changed list', async () => {
+    const transport = new StdioV1({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' });
+    const client = new ClientV1({ name: 'sdk-v1-stdio', version: '1.0.0' });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+    await journey(client, true);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    transport.pid && process.kill(transport.pid, 'SIGUSR2');
+    await eventually(() => changed === 1);
+    const all: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      all.push(...page.tools.map((t) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor && all.length < 20);
+    expect(all).toContain('added');
+  });
+
+  it('over Streamable HTTP with a session', async () => {
+    const { url } = await startHttp();
+    const client = new ClientV1({ name: 'sdk-v1-http', version: '1.0.0' });
+    await client.connect(new HttpV1(url));
+    closers.push(() => client.close());
+    await journey(client, true);
+  });
+
+  it('over Streamable HTTP at 2025-06-18, where bad arguments are a protocol error', async () => {
+    const { url } = await startHttp();
+    const transport = new HttpV1(url);
+    // v1 always offers its newest revision; rewrite the offer to pin the older one.
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) =>
+      send(
+        'method' in message && message.method === 'initialize'
+          ? ({ ...message, params: { ...message.params, protocolVersion: '2025-06-18' } } as typeof message)
+          : message,
+        options,
+      );
+    const client = new ClientV1({ name: 'sdk-v1-http', version: '1.0.0' });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    expect(transport.protocolVersion).toBe('2025-06-18');
+    await journey(client, false);
+  });
+});
+
+describe('SDK v2 pinned to 2026-07-28', () => {
+  it('over Streamable HTTP: lists and calls tools without a handshake', async () => {
+    const { url } = await startHttp();
+    const client = new ClientV2({ name: 'sdk-v2-http', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new HttpV2(url));
+    closers.push(() => client.close());
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    await journey(client, true);
+  });
+});

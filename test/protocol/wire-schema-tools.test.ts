@@ -1,0 +1,145 @@
+/**
+ * Tools on the wire, in every revision: tools/list, tools/call with every
+ * content kind and structured content, a tool's failure, bad arguments (a
+ * protocol error in 2025-06-18, a tool result from 2025-11-25 on), an unknown
+ * tool, and tools/list_changed; each message captured from a real stdio pipe
+ * and validated against that revision's official schema.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RevisionName, schemaErrors } from '../_schema.js';
+import { initialize, type Message, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
+
+const FIXTURE = `${ROOT}test/fixtures/servers/tools.mjs`;
+const REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+function expectSchema(revision: RevisionName, name: string, value: unknown): void {
+  expect(schemaErrors(revision, name, value), `${name}: ${JSON.stringify(value)}`).toEqual([]);
+}
+
+let client: RawStdioClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+describe.each(REVISIONS)('tools at %s', (revision) => {
+  const isModern = revision === '2026-07-28';
+  const params = (p: Message = {}): Message => (isModern ? modern(p) : p);
+
+  async function open(): Promise<RawStdioClient> {
+    client = new RawStdioClient(FIXTURE);
+    if (!isModern) {
+      const init = await initialize(client, revision);
+      expect(init.result.capabilities).toEqual({ tools: { listChanged: true } });
+    }
+    return client;
+  }
+
+  function result(name: string, response: Message): Message {
+    expect(response.error, JSON.stringify(response.error)).toBeUndefined();
+    expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCResponse' : 'JSONRPCResultResponse', response);
+    expectSchema(revision, name, response.result);
+    if (isModern) expect(response.result.resultType).toBe('complete');
+    return response.result as Message;
+  }
+
+  function error(response: Message, code: number): Message {
+    expect(response.error?.code, JSON.stringify(response)).toBe(code);
+    expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', response);
+    return response.error as Message;
+  }
+
+  it('lists tools page by page with their schemas', { tags: ['schema'] }, async () => {
+    const c = await open();
+    const tools: Message[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = result('ListToolsResult', await c.request('tools/list', params(cursor ? { cursor } : {})));
+      if (isModern) expect(page).toMatchObject({ ttlMs: 0, cacheScope: 'public' });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(2);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'weather', 'content_kinds', 'fails']);
+    const [echo, add, weather, kinds] = tools as [Message, Message, Message, Message];
+    expect(echo).toMatchObject({ title: 'Echo', annotations: { readOnlyHint: true, openWorldHint: false } });
+    // Icons exist on tools from 2025-11-25 on.
+    expect('icons' in echo).toBe(revision !== '2025-06-18');
+    // The zod schema, listed as JSON Schema.
+    expect(add.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] });
+    expect(weather.outputSchema).toMatchObject({ required: ['city', 'celsius'] });
+    expect(kinds.inputSchema).toEqual({ type: 'object', additionalProperties: false });
+  });
+
+  it('calls tools: every content kind, structured content, a failure', { tags: ['schema'] }, async () => {
+    const c = await open();
+    const echo = result('CallToolResult', await c.request('tools/call', params({ name: 'echo', arguments: { text: 'hi' } })));
+    expect(echo.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(echo.isError).toBeUndefined();
+    expect(result('CallToolResult', await c.request('tools/call', params({ name: 'add', arguments: { a: 2, b: 40 } }))).content[0].text).toBe('42');
+
+    const weather = result('CallToolResult', await c.request('tools/call', params({ name: 'weather', arguments: { city: 'Oslo' } })));
+    expect(weather.structuredContent).toEqual({ city: 'Oslo', celsius: -3 });
+    // server/tools §Structured Content: the same data as text, for clients that read only content.
+    expect(JSON.parse(weather.content[0].text)).toEqual(weather.structuredContent);
+
+    const kinds = result('CallToolResult', await c.request('tools/call', params({ name: 'content_kinds' })));
+    expect(kinds.content.map((b: Message) => b.type)).toEqual(['text', 'image', 'audio', 'resource_link', 'resource']);
+    expect('icons' in kinds.content[3]).toBe(revision !== '2025-06-18');
+
+    const failed = result('CallToolResult', await c.request('tools/call', params({ name: 'fails' })));
+    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'the upstream service is down' }] });
+  });
+
+  it('answers bad arguments as the revision says, and an unknown tool with -32602', { tags: ['schema'] }, async () => {
+    const c = await open();
+    for (const [name, args, where] of [
+      ['echo', { text: '' }, '/text'],
+      ['echo', { text: 'x', extra: 1 }, '/'],
+      ['add', { a: 1, b: 'two' }, '/b'],
+      ['weather', {}, '/'],
+    ] as const) {
+      const response = await c.request('tools/call', params({ name, arguments: args }));
+      if (revision === '2025-06-18') {
+        // 2025-06-18 server/tools §Error Handling: invalid arguments are a protocol error.
+        const wire = error(response, -32602);
+        expect(wire.data).toMatchObject({ name });
+        expect(wire.data.issues.some((issue: string) => issue.startsWith(`${where}:`))).toBe(true);
+      } else {
+        // 2025-11-25 and later: an input validation error is a tool execution error.
+        const answer = result('CallToolResult', response);
+        expect(answer.isError).toBe(true);
+        expect(answer.content[0].text).toContain(`Invalid arguments for tool "${name}": ${where}:`);
+      }
+    }
+    expect(error(await c.request('tools/call', params({ name: 'nope' })), -32602).message).toBe('Unknown tool: "nope"');
+    // Malformed params are a protocol error in every revision.
+    error(await c.request('tools/call', params({ name: 'echo', arguments: 'text' })), -32602);
+    error(await c.request('tools/call', params({})), -32602);
+  });
+
+  it('tells of a changed tool list', { tags: ['schema'] }, async () => {
+    const c = await open();
+    if (isModern) {
+      c.send({ jsonrpc: '2.0', id: 'l', method: 'subscriptions/listen', params: modern({ notifications: { toolsListChanged: true } }) });
+      const ack = await c.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+      expectSchema(revision, 'SubscriptionsAcknowledgedNotification', ack);
+      expect(ack.params.notifications).toEqual({ toolsListChanged: true });
+    }
+    c.child.kill('SIGUSR2');
+    const changed = await c.waitFor((m) => m.method === 'notifications/tools/list_changed');
+    expectSchema(revision, 'ToolListChangedNotification', changed);
+    if (isModern) expect(changed.params._meta[SUBSCRIPTION_ID]).toBe('l');
+    const names: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = result('ListToolsResult', await c.request('tools/list', params(cursor ? { cursor } : {})));
+      names.push(...page.tools.map((t: Message) => t.name));
+      cursor = page.nextCursor;
+    } while (cursor && names.length < 20);
+    expect(names).toContain('added');
+  });
+});
