@@ -89,7 +89,9 @@ export function compileSchema(schema: ToolSchema, tool: string, which: 'inputSch
     async validate(value) {
       // Loaded on first use: a server without JSON Schema tools never pays for it. The
       // validator marks the schema it is given, so it gets a copy: the listed one stays the user's.
-      validator ??= import('@cfworker/json-schema').then(({ Validator }) => new Validator(structuredClone(schema) as never, draftOf(schema), false));
+      validator ??= import('@cfworker/json-schema').then(
+        ({ Validator }) => new Validator(withoutUnsafeFormats(structuredClone(schema)), draftOf(schema), false),
+      );
       const result = (await validator).validate(value);
       if (result.valid) return { ok: true, value };
       // "properties" and "false" only repeat, less precisely, what the errors under them say.
@@ -112,4 +114,25 @@ function draftOf(schema: JsonSchema): '4' | '7' | '2019-09' | '2020-12' {
   if (named.includes('draft-07')) return '7';
   if (named.includes('2019-09')) return '2019-09';
   return '2020-12';
+}
+
+/**
+ * Formats the validator must not assert: its pattern for each is worse than
+ * linear over attacker-chosen text (`url`: exponential, 40 KB of argument
+ * took a second; test/reliability/regex-linear.test.ts checks the rest). JSON
+ * Schema 2020-12 makes `format` an annotation unless a schema opts into
+ * assertion (Validation §7.2.1), and `url` is no format it defines, so
+ * leaving it unchecked is what the dialect says anyway.
+ */
+export const UNASSERTED_FORMATS: ReadonlySet<string> = new Set(['url']);
+
+/** `schema` (a copy the caller owns) with the unasserted formats removed, at any depth. */
+function withoutUnsafeFormats(schema: unknown): never {
+  if (Array.isArray(schema)) for (const item of schema) withoutUnsafeFormats(item);
+  else if (typeof schema === 'object' && schema !== null) {
+    const object = schema as Record<string, unknown>;
+    if (typeof object.format === 'string' && UNASSERTED_FORMATS.has(object.format)) delete object.format;
+    for (const value of Object.values(object)) withoutUnsafeFormats(value);
+  }
+  return schema as never;
 }

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { checkSync } from 'recheck';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { compileSchema, UNASSERTED_FORMATS } from '../../src/core/tool-schema.js';
 import { templatePattern } from '../../src/core/uri-template.js';
 import { parseFrontmatter } from '../../src/skills/frontmatter.js';
 import { loadPromptFile } from '../../src/skills/prompt-files.js';
@@ -71,6 +72,23 @@ describe('regular expressions over untrusted text', () => {
     const templates = [SKILL_FILE_TEMPLATE, 'repo://{owner}/{+path}', 'docs://{+section}/pages/{+page}.md', 'x://{a}-{b}-{c}', 'notes://{+path}.txt'];
     expect(unsafe(templates.map((template) => ({ where: template, source: templatePattern(template).source, flags: '' })))).toEqual([]);
   }, 120_000);
+
+  it('are all linear: the formats the JSON Schema validator of tool arguments asserts', async () => {
+    // The validator's format patterns are top-level `const NAME = /.../` lines of its format module.
+    const text = readFileSync(join(ROOT, 'node_modules/@cfworker/json-schema/dist/esm/format.js'), 'utf8');
+    const patterns = [...text.matchAll(/^const (\w+) = \/(.*)\/([a-z]*);$/gm)].map(([, name, source, flags]) => ({
+      where: name as string,
+      source: source as string,
+      flags: flags as string,
+    }));
+    expect(patterns.length).toBeGreaterThan(10);
+    // The module names each pattern after its format; the unsafe ones are those this project does not assert.
+    const unasserted = [...UNASSERTED_FORMATS].map((format) => `${format.toUpperCase().replace(/-/g, '_')}_`);
+    expect(unsafe(patterns).map((problem) => problem.split(' ')[0])).toEqual(unasserted);
+    // And they are not asserted: any string passes.
+    const tool = compileSchema({ type: 'object', properties: { u: { type: 'string', format: 'url' } } }, 't', 'inputSchema');
+    expect(await tool.validate({ u: `ftp://192.168.2.04${'8172.30.3.453'.repeat(27)}\u0000` })).toMatchObject({ ok: true });
+  }, 300_000);
 
   it('loads and renders the reported inputs at their reported sizes', async () => {
     const spaces = ' '.repeat(80_000);
