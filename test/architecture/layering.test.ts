@@ -83,7 +83,11 @@ function allowed(file: string, target: string): boolean {
     case 'server':
       return to === 'server' || to === 'core' || to === 'jsonrpc' || target === 'protocol/index.ts';
     case 'transport':
-      return sameFolder || to === 'server' || to === 'jsonrpc' || target === 'protocol/index.ts' || target === 'server/index.ts';
+      // A transport's own folder, or a module at the layer's root that every transport shares
+      // (lifecycle.ts); never another transport's folder.
+      return (
+        sameFolder || dirname(target) === 'transport' || to === 'server' || to === 'jsonrpc' || target === 'protocol/index.ts' || target === 'server/index.ts'
+      );
     case 'skills':
       // The skills provider builds on the core only; it knows no revision and no transport.
       return to === 'skills' || to === 'core' || to === 'jsonrpc' || ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
@@ -112,6 +116,9 @@ describe('layering', () => {
     expect(allowed('core/engine.ts', 'protocol/index.ts')).toBe(false);
     expect(allowed('core/engine.ts', 'node:fs')).toBe(false);
     expect(allowed('transport/stdio/serve-stdio.ts', 'core/context.ts')).toBe(false);
+    expect(allowed('transport/stdio/serve-stdio.ts', 'transport/http/handler.ts')).toBe(false);
+    expect(allowed('transport/http/serve.ts', 'transport/stdio/serve-stdio.ts')).toBe(false);
+    expect(allowed('transport/stdio/serve-stdio.ts', 'transport/lifecycle.ts')).toBe(true);
     expect(allowed('skills/provider.ts', 'protocol/index.ts')).toBe(false);
     expect(allowed('cli/main.ts', 'skills/catalogue.ts')).toBe(false);
   });

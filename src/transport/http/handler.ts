@@ -20,6 +20,7 @@ import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseErrorResponse, parseMessage } from '../../jsonrpc/messages.js';
 import { resolve } from '../../protocol/index.js';
 import { type Server, silentLogger } from '../../server/index.js';
+import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, protectedResourceMetadata } from './auth.js';
 import { preflight, withCors } from './cors.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
@@ -57,7 +58,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const bodies = createBodyBudget(maxBufferedBody);
   const maxDepth = server.limits.maxJsonDepth;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   const sessionsEnabled = options.sessions ?? true;
   const hostAllowed = createHostCheck(options.allowedHosts);
   const originAllowed = createOriginCheck(options.allowedOrigins);
@@ -72,7 +73,6 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   /** Answers in flight, so close() can wait for them. */
   let answering = 0;
   let allAnswered: (() => void) | undefined;
-  let closing = false;
 
   // Long-lived streams (listen requests, GET streams), overall and per client address.
   const maxStreams = options.maxStreams ?? 1000;
@@ -118,6 +118,40 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const routeContext = { keepAliveMs, track, internalError, takeStream };
   const sessions = createSessionRoutes(server, store, sessionsEnabled, logger, routeContext);
   const stateless = createStatelessRoute(server, routeContext);
+
+  // ---- Lifecycle (the drain of transport/lifecycle.ts) ----
+
+  /**
+   * A session as the drain ends it: on shutdown its connection finishes what
+   * it has and its GET stream ends at once, cleanly (it carries nothing a
+   * client waits for); on disconnect the session ends.
+   */
+  function drainable(session: Session): Drainable {
+    return {
+      close(reason) {
+        if (reason === 'disconnect') {
+          store.end(session.id);
+          return;
+        }
+        session.connection.close('shutdown');
+        session.stream?.close();
+      },
+    };
+  }
+
+  const lifecycle = createLifecycle(async () => {
+    clearInterval(sweeper);
+    await drain({
+      // The one-request connections of the stateless route, then the sessions.
+      connections: () => [...stateless.inFlight, ...store.all().map(drainable)],
+      settled: () =>
+        new Promise<void>((resolve) => {
+          allAnswered = resolve;
+          if (answering === 0) resolve();
+        }),
+      timeoutMs: drainTimeoutMs,
+    });
+  });
 
   // ---- Routing ----
 
@@ -171,7 +205,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
-    if (closing) return reject(Rejections.ShuttingDown);
+    if (lifecycle.state !== 'serving') return reject(Rejections.ShuttingDown);
     // DNS-rebinding defence first, before anything else is revealed.
     if (!hostAllowed(request.host)) return reject(Rejections.HostNotAllowed);
     const origin = request.headers.get(HEADER.origin);
@@ -221,8 +255,6 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     }
   }
 
-  let closed: Promise<void> | undefined;
-
   function failed(error: unknown): HttpReply {
     logger.error('Unexpected failure in the HTTP handler', error);
     return reject(Rejections.Internal);
@@ -248,34 +280,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       }
       return toWebResponse(await reply(adapted));
     },
-    close() {
-      closed ??= (async () => {
-        closing = true;
-        clearInterval(sweeper);
-        // Listen requests end with their result; other requests run on.
-        for (const connection of stateless.inFlight) connection.close('shutdown');
-        for (const session of store.all()) {
-          session.connection.close('shutdown');
-          // The GET stream carries nothing a client waits for: end it now, cleanly.
-          session.stream?.close();
-        }
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          new Promise<void>((resolve) => {
-            allAnswered = resolve;
-            if (answering === 0) resolve();
-          }),
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, drainTimeoutMs);
-            (timer as { unref?: () => void }).unref?.();
-          }),
-        ]);
-        clearTimeout(timer);
-        for (const connection of stateless.inFlight) connection.close('disconnect');
-        for (const session of store.all()) store.end(session.id);
-      })();
-      return closed;
-    },
+    close: () => lifecycle.close(),
   };
   return withDirectReply(handler, reply);
 }

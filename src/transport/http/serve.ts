@@ -6,6 +6,7 @@
 import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Server, silentLogger } from '../../server/index.js';
+import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { createHttpHandler } from './handler.js';
 import { toNodeHandler } from './node.js';
 import type { HttpOptions } from './options.js';
@@ -101,32 +102,29 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
   logger.info(`Streamable HTTP endpoint at ${url.href}`);
 
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    close() {
-      closing ??= (async () => {
-        const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
-        nodeServer.closeIdleConnections();
-        await handler.close();
-        // Answers still being written end their connections' last requests: close each
-        // connection as it goes idle (nothing is tracked per request for this), until all
-        // are gone or the drain time is up.
-        const sweep = setInterval(() => nodeServer.closeIdleConnections(), 25);
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          stopped,
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, options.drainTimeoutMs ?? 5000);
-            timer.unref();
-          }),
-        ]);
-        clearInterval(sweep);
-        clearTimeout(timer);
-        nodeServer.closeAllConnections();
-        await stopped;
-      })();
-      return closing;
+  // The sockets drain by the same rule as the MCP connections behind them. On shutdown, answers
+  // still being written end their connections' last requests: each connection is closed as it goes
+  // idle (nothing is tracked per request for this); on disconnect, whatever is left is cut.
+  let sweep: NodeJS.Timeout | undefined;
+  const sockets: Drainable = {
+    close(reason) {
+      if (reason === 'shutdown') {
+        sweep = setInterval(() => nodeServer.closeIdleConnections(), 25);
+        return;
+      }
+      clearInterval(sweep);
+      nodeServer.closeAllConnections();
     },
   };
+  const lifecycle = createLifecycle(async () => {
+    // No new connection is accepted, and keep-alive connections waiting for a next request end now.
+    const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
+    nodeServer.closeIdleConnections();
+    // The handler drains first (its requests get the drain time), then the sockets get it again to
+    // deliver the answers it let finish.
+    await handler.close();
+    await drain({ connections: () => [sockets], settled: () => stopped, timeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS });
+    await stopped;
+  });
+  return { url, close: () => lifecycle.close() };
 }

@@ -18,6 +18,7 @@ import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
 import { type Logger, silentLogger } from '../../server/index.js';
+import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, drain } from '../lifecycle.js';
 import { createLineReader } from './line-reader.js';
 
 export interface StdioOptions {
@@ -72,7 +73,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   const output = options.output ?? process.stdout;
   const logger = options.logger ?? silentLogger;
   const maxBytes = options.maxMessageBytes ?? server.limits.maxMessageBytes;
-  const drainTimeoutMs = options.drainTimeoutMs ?? 5000;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   const maxBufferedOutput = options.maxBufferedOutputBytes ?? 4 * 1024 * 1024;
   const maxConcurrent = options.maxConcurrentRequests ?? 4;
   const maxListens = options.maxListenRequests ?? 32;
@@ -116,7 +117,26 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   }
 
   const connection = server.connect({ send: write });
-  let stopping: Promise<void> | undefined;
+  // Stopped by stdin's end or error, or by shutdown(): the drain of transport/lifecycle.ts.
+  const lifecycle = createLifecycle(async () => {
+    // Nothing more is read: what arrives from now on is not taken on (stdin is simply not read).
+    input.off('data', onData);
+    await drain({
+      connections: () => [connection],
+      // What was received is answered, waiting ones included, within the drain time.
+      settled: () => {
+        const finished = new Promise<void>((resolve) => {
+          idle = resolve;
+        });
+        pump();
+        return finished;
+      },
+      timeoutMs: drainTimeoutMs,
+    });
+    // Whatever this turn wrote goes out before anyone learns the server stopped.
+    flush();
+    resolveDone();
+  });
 
   output.on('error', (error) => {
     writable = false;
@@ -211,7 +231,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     if (blocked && reading) {
       reading = false;
       input.pause();
-    } else if (!blocked && !reading && !stopping) {
+    } else if (!blocked && !reading && lifecycle.state === 'serving') {
       reading = true;
       input.resume();
     }
@@ -257,42 +277,18 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     resolveDone = resolve;
   });
 
-  function stop(): Promise<void> {
-    stopping ??= (async () => {
-      input.off('data', onData);
-      connection.close('shutdown');
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, drainTimeoutMs);
-        timer.unref();
-      });
-      // What was received is answered, waiting ones included, within the drain time.
-      const finished = new Promise<void>((resolve) => {
-        idle = resolve;
-      });
-      pump();
-      await Promise.race([finished, timeout]);
-      clearTimeout(timer);
-      connection.close('disconnect');
-      // Whatever this turn wrote goes out before anyone learns the server stopped.
-      flush();
-      resolveDone();
-    })();
-    return stopping;
-  }
-
   function onData(chunk: Buffer | string): void {
     reader.push(chunk);
   }
   input.on('data', onData);
   input.once('end', () => {
     reader.end();
-    void stop();
+    void lifecycle.close();
   });
   input.once('error', (error) => {
     logger.warn('stdin failed', error);
-    void stop();
+    void lifecycle.close();
   });
 
-  return { done, shutdown: stop };
+  return { done, shutdown: () => lifecycle.close() };
 }
