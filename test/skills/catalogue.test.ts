@@ -80,7 +80,31 @@ describe('buildCatalogue on a valid folder', () => {
     const french = render(catalogue, 'localized', { locale: 'fr' });
     expect(french.text).toBe(readFileSync(`${VALID}/localized/SKILL.fr.md`, 'utf8'));
     expect(french.description).toBe('Une compétence avec une variante française. Deuxième phrase.');
-    expect(() => render(catalogue, 'localized', { locale: 'de' })).toThrow(/no "de" text; available: fr/);
+  });
+
+  it('picks the locale variant by RFC 4647 §3.4 lookup: a longer tag falls back to a shorter one, an unmatched tag to the default text', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const french = render(catalogue, 'localized', { locale: 'fr' });
+    const english = render(catalogue, 'localized');
+    for (const locale of ['fr-CA', 'FR', 'fr-Latn-CA-1996-u-nu-latn-x-quebec', 'fr-x-private']) {
+      expect(render(catalogue, 'localized', { locale })).toEqual(french);
+    }
+    for (const locale of ['en', 'en-GB', 'de', 'frr', 'x-fr', 'i-klingon', 'zh-cmn-Hans-CN', 'de-1901-1901']) {
+      expect(render(catalogue, 'localized', { locale })).toEqual(english);
+    }
+    expect(render(catalogue, 'localized', { locale: '' })).toEqual(english);
+  });
+
+  it('refuses a locale that is not a well-formed BCP 47 tag (RFC 5646 §2.1) with an ArgumentValueError', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    for (const locale of ['fr_CA', 'fr-', '-fr', 'fr--CA', 'f', 'français', 'fr-CA-x', 'fr-a-b', '*', ' fr']) {
+      expect(() => render(catalogue, 'localized', { locale }), locale).toThrow(
+        expect.objectContaining({
+          name: 'ArgumentValueError',
+          message: `Skill "localized": ${JSON.stringify(locale)} is not a BCP 47 language tag (RFC 5646)`,
+        }),
+      );
+    }
   });
 
   it('maps plain prompt files, Claude Code commands and VS Code prompt files onto prompts', async () => {
