@@ -87,6 +87,21 @@ function completersOf(args: readonly DeclaredArgument[], extra?: [string, Resolv
   return map;
 }
 
+/**
+ * Completes a skill's `locale` argument as it is served: the variants' tags,
+ * ranked as any fixed list; and for a well-formed tag that ranks none of them
+ * (`fr-CA`), the variant RFC 4647 §3.4 Lookup gives it (`fr`).
+ */
+function localeCompleter(locales: readonly LocaleVariant[]): ResolvedCompleter {
+  const listed = resolveCompleter(locales.map((l) => l.locale));
+  return async (value, context, ctx) => {
+    const answer = await listed(value, context, ctx);
+    if (answer.values.length > 0 || !isWellFormedLanguageTag(value)) return answer;
+    const match = lookupLanguageTag(value, locales);
+    return match ? { values: [match.locale] } : answer;
+  };
+}
+
 /** A reference document's description: its frontmatter's, else its first heading or line. */
 async function describeReference(text: string, fallback: string): Promise<string> {
   const parsed = await readFrontmatter(text);
@@ -129,9 +144,12 @@ class SkillPrompt implements PromptEntry {
   constructor(skill: SkillRecord, targets: CitationTargets, fs: ConfinedFs) {
     const args = skill.args.map(toArgument);
     const localized = skill.locales.length > 0 && !skill.args.some((a) => a.name === 'locale');
-    const codes = skill.locales.map((l) => l.locale);
-    if (localized) args.push({ name: 'locale', description: `Language of the skill text: ${codes.join(', ')}; the default text when left out` });
-    this.completers = completersOf(skill.args, localized ? ['locale', resolveCompleter(codes)] : undefined);
+    if (localized) {
+      const codes = skill.locales.map((l) => l.locale).join(', ');
+      const description = `Language of the skill text as a BCP 47 tag: ${codes}; a longer tag gets the closest of these (RFC 4647 lookup, e.g. fr-CA gets fr), any other tag or none the default text`;
+      args.push({ name: 'locale', description });
+    }
+    this.completers = completersOf(skill.args, localized ? ['locale', localeCompleter(skill.locales)] : undefined);
     this.prompt = { name: skill.name, description: firstSentence(skill.description) };
     if (args.length > 0) this.prompt.arguments = args;
     this.#skill = skill;

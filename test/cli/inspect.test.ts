@@ -70,6 +70,11 @@ describe('complete', () => {
     expect(result.stderr).toContain('"greeting" has no argument "lang"');
   });
 
+  it('completes a locale tag to the variant it gets (RFC 4647 §3.4 lookup)', async () => {
+    expect(await runCli('complete', 'code-review', 'locale', 'fr-CA', '--dir', BUNDLED)).toEqual({ code: 0, stdout: 'fr\n', stderr: '' });
+    expect(await runCli('complete', 'code-review', 'locale', 'en', '--dir', BUNDLED)).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('completes with declared context arguments', async () => {
     const result = await runCli('complete', 'greeting', 'variant', '', '--dir', VALID, '--arg', 'language=french');
     expect(result).toEqual({ code: 0, stdout: 'fr-FR\nfr-CA\n', stderr: '' });

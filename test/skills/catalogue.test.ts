@@ -75,7 +75,13 @@ describe('buildCatalogue on a valid folder', () => {
   it('adds a locale argument for SKILL.<locale>.md variants and serves the variant on request', async () => {
     const catalogue = await buildCatalogue([VALID]);
     const prompt = catalogue.prompts.find((p) => p.name === 'localized');
-    expect(prompt?.arguments?.map((a) => a.name)).toEqual(['locale']);
+    expect(prompt?.arguments).toEqual([
+      {
+        name: 'locale',
+        description:
+          'Language of the skill text as a BCP 47 tag: fr; a longer tag gets the closest of these (RFC 4647 lookup, e.g. fr-CA gets fr), any other tag or none the default text',
+      },
+    ]);
     expect(render(catalogue, 'localized').text).toContain('Hello in English.');
     const french = render(catalogue, 'localized', { locale: 'fr' });
     expect(french.text).toBe(readFileSync(`${VALID}/localized/SKILL.fr.md`, 'utf8'));
@@ -93,6 +99,19 @@ describe('buildCatalogue on a valid folder', () => {
       expect(render(catalogue, 'localized', { locale })).toEqual(english);
     }
     expect(render(catalogue, 'localized', { locale: '' })).toEqual(english);
+  });
+
+  it('completes a locale to the variant tags, and a longer tag to the variant lookup gives it', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const complete = catalogue.promptsByName.get('localized')?.completers.get('locale');
+    const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+    const values = async (value: string) => (await complete?.(value, { arguments: {} }, ctx))?.values;
+    expect(await values('')).toEqual(['fr']);
+    expect(await values('F')).toEqual(['fr']);
+    expect(await values('fr-CA')).toEqual(['fr']);
+    expect(await values('fr-x-quebec')).toEqual(['fr']);
+    expect(await values('en')).toEqual([]);
+    expect(await values('fr_CA')).toEqual([]);
   });
 
   it('refuses a locale that is not a well-formed BCP 47 tag (RFC 5646 §2.1) with an ArgumentValueError', async () => {
