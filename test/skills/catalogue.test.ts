@@ -3,7 +3,9 @@
  * under skill:// URIs, Skills-extension entries, and broken input.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/skills/catalogue.js';
 import { ROOT } from '../_stdio-client.js';
@@ -208,6 +210,43 @@ describe('buildCatalogue on broken input', () => {
     expect(catalogue.prompts.map((p) => p.name).sort()).toEqual(['dup', 'fine', 'mismatched-name']);
     // Deterministic: the first folder in sorted order wins.
     expect(render(catalogue, 'dup').text).toContain('First dup.');
+  });
+
+  it('leaves out a locale variant whose name is not a language tag, or differs from another only in case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillport-locales-'));
+    try {
+      mkdirSync(join(dir, 'multi'));
+      const file = (name: string, description: string) =>
+        writeFileSync(join(dir, 'multi', name), `---\nname: multi\ndescription: ${description}\n---\n${description}\n`);
+      file('SKILL.md', 'Default.');
+      file('SKILL.pt-BR.md', 'Brasil.');
+      file('SKILL.pt-br.md', 'Brasil again.');
+      file('SKILL.fr-12.md', 'Malformed.');
+      file('SKILL.zh-Hant.md', 'Traditional.');
+      const catalogue = await buildCatalogue([dir]);
+      expect(catalogue.issues.filter((i) => i.code.includes('locale'))).toEqual([
+        {
+          severity: 'warning',
+          code: 'invalid_locale_variant',
+          path: 'multi/SKILL.fr-12.md',
+          message: 'Locale variant left out: "fr-12" is not a BCP 47 language tag (RFC 5646)',
+        },
+        {
+          severity: 'warning',
+          code: 'duplicate_locale_variant',
+          path: 'multi/SKILL.pt-br.md',
+          message: 'Locale variant left out: SKILL.pt-BR.md has the same tag ("pt-br" and "pt-BR" differ only in case)',
+        },
+      ]);
+      expect(catalogue.prompts[0]?.arguments?.[0]?.description).toMatch(/^Language of the skill text as a BCP 47 tag: pt-BR, zh-Hant;/);
+      expect(render(catalogue, 'multi', { locale: 'PT-br' }).description).toBe('Brasil.');
+      expect(render(catalogue, 'multi', { locale: 'zh-Hant-TW' }).description).toBe('Traditional.');
+      expect(render(catalogue, 'multi', { locale: 'fr' }).description).toBe('Default.');
+      // Still files of the skill, as any other.
+      expect(catalogue.files.has('skill://multi/SKILL.fr-12.md') && catalogue.files.has('skill://multi/SKILL.pt-br.md')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
