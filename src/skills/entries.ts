@@ -11,10 +11,11 @@ import type { DeclaredArgument } from './arguments.js';
 import { type CitationTargets, rewriteCitations } from './citations.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { readFrontmatter } from './frontmatter.js';
+import { isWellFormedLanguageTag, lookupLanguageTag } from './language-tag.js';
 import { verifyUnchanged } from './load-skill.js';
 import type { PromptFileRecord } from './prompt-files.js';
 import { firstSentence } from './sentence.js';
-import type { SkillRecord } from './skill-record.js';
+import type { LocaleVariant, SkillRecord } from './skill-record.js';
 import { substituteTemplate } from './substitute.js';
 
 /** A prompt of the catalogue and how to render it. */
@@ -86,6 +87,21 @@ function completersOf(args: readonly DeclaredArgument[], extra?: [string, Resolv
   return map;
 }
 
+/**
+ * Completes a skill's `locale` argument as it is served: the variants' tags,
+ * ranked as any fixed list; and for a well-formed tag that ranks none of them
+ * (`fr-CA`), the variant RFC 4647 §3.4 Lookup gives it (`fr`).
+ */
+function localeCompleter(locales: readonly LocaleVariant[]): ResolvedCompleter {
+  const listed = resolveCompleter(locales.map((l) => l.locale));
+  return async (value, context, ctx) => {
+    const answer = await listed(value, context, ctx);
+    if (answer.values.length > 0 || !isWellFormedLanguageTag(value)) return answer;
+    const match = lookupLanguageTag(value, locales);
+    return match ? { values: [match.locale] } : answer;
+  };
+}
+
 /** A reference document's description: its frontmatter's, else its first heading or line. */
 async function describeReference(text: string, fallback: string): Promise<string> {
   const parsed = await readFrontmatter(text);
@@ -101,7 +117,9 @@ async function describeReference(text: string, fallback: string): Promise<string
 /**
  * The prompt of a skill: SKILL.md verbatim, frontmatter included, with
  * reference citations rewritten. Declared `{{name}}` placeholders are
- * substituted in the body only; a `locale` argument picks a `SKILL.<locale>.md`.
+ * substituted in the body only; a `locale` argument, a BCP 47 language tag,
+ * picks a `SKILL.<locale>.md` by RFC 4647 §3.4 Lookup (`fr-CA` gets
+ * `SKILL.fr.md`; a tag without a match gets SKILL.md).
  * SKILL.md is served as loaded while its stamp (one `stat`) is unchanged;
  * otherwise it is read again and must still have the loaded digest (else a
  * StaleFileError, and the caller reloads), so a file edited without `--watch`
@@ -126,9 +144,12 @@ class SkillPrompt implements PromptEntry {
   constructor(skill: SkillRecord, targets: CitationTargets, fs: ConfinedFs) {
     const args = skill.args.map(toArgument);
     const localized = skill.locales.length > 0 && !skill.args.some((a) => a.name === 'locale');
-    const codes = skill.locales.map((l) => l.locale);
-    if (localized) args.push({ name: 'locale', description: `Language of the skill text: ${codes.join(', ')}; the default text when left out` });
-    this.completers = completersOf(skill.args, localized ? ['locale', resolveCompleter(codes)] : undefined);
+    if (localized) {
+      const codes = skill.locales.map((l) => l.locale).join(', ');
+      const description = `Language of the skill text as a BCP 47 tag: ${codes}; a longer tag gets the closest of these (RFC 4647 lookup, e.g. fr-CA gets fr), any other tag or none the default text`;
+      args.push({ name: 'locale', description });
+    }
+    this.completers = completersOf(skill.args, localized ? ['locale', localeCompleter(skill.locales)] : undefined);
     this.prompt = { name: skill.name, description: firstSentence(skill.description) };
     if (args.length > 0) this.prompt.arguments = args;
     this.#skill = skill;
@@ -149,8 +170,23 @@ class SkillPrompt implements PromptEntry {
     return skill.text;
   }
 
+  /**
+   * The locale variant for a `locale` value, or undefined for SKILL.md: no
+   * value, or a well-formed tag that RFC 4647 §3.4 Lookup matches to no
+   * variant. A value that is not a language tag at all (RFC 5646 §2.1) is
+   * refused rather than served the default text, so a typo such as `fr_CA`
+   * is told, not answered in another language.
+   */
+  #variant(wanted: string | undefined): LocaleVariant | undefined {
+    if (!this.#localized || wanted === undefined || wanted === '') return undefined;
+    if (!isWellFormedLanguageTag(wanted)) {
+      throw new ArgumentValueError(`Skill "${this.#skill.name}": ${JSON.stringify(wanted)} is not a BCP 47 language tag (RFC 5646)`);
+    }
+    return lookupLanguageTag(wanted, this.#skill.locales);
+  }
+
   fixed(values: Record<string, string>): PromptResult | undefined {
-    if (this.#skill.args.length > 0 || (this.#localized && values.locale !== undefined && values.locale !== '')) return undefined;
+    if (this.#skill.args.length > 0 || this.#variant(values.locale) !== undefined) return undefined;
     this.#text();
     this.#fixed ??= encodeOnce(promptResultOf(rewriteCitations(this.#skill.text, this.#targets), this.#skill.description), true);
     return this.#fixed;
@@ -160,14 +196,8 @@ class SkillPrompt implements PromptEntry {
     const skill = this.#skill;
     let { bodyOffset, description } = skill;
     let text: string | undefined;
-    const wanted = values.locale;
-    if (this.#localized && wanted !== undefined && wanted !== '') {
-      const variant = skill.locales.find((l) => l.locale.toLowerCase() === wanted.toLowerCase());
-      if (!variant) {
-        throw new ArgumentValueError(`Skill "${skill.name}" has no "${wanted}" text; available: ${skill.locales.map((l) => l.locale).join(', ')}`);
-      }
-      ({ text, bodyOffset, description } = variant);
-    }
+    const variant = this.#variant(values.locale);
+    if (variant) ({ text, bodyOffset, description } = variant);
     text ??= this.#text();
     // Only skills that declare arguments are substituted, and only in the body:
     // a skill without arguments is served exactly as written.

@@ -7,6 +7,7 @@ import { parseArguments } from './arguments.js';
 import type { ConfinedFs, Refusal } from './confined-fs.js';
 import { keyLines, readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
+import { isWellFormedLanguageTag } from './language-tag.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
 import { DEFAULT_LIMITS, type ScannedSkill } from './scan.js';
 import { decodeUtf8, digestOf, LoadedFile, LoadedSkill, type LocaleVariant, type SkillFileRecord, type SkillRecord, sha256 } from './skill-record.js';
@@ -90,28 +91,17 @@ export async function loadSkill(
     const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
     const mimeType = mime ?? (isText ? 'text/plain' : 'application/octet-stream');
     (others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, sha256(content.bytes), mimeType, isText));
-    const locale = LOCALE_FILE.exec(inSkill);
-    if (locale) {
-      const variantText = decodeUtf8(content.bytes);
-      const variant = variantText === undefined ? undefined : await readFrontmatter(variantText);
-      if (!variant?.ok) {
-        issues.push({
-          severity: 'warning',
-          code: 'invalid_locale_variant',
-          path: entry.rel,
-          ...(variant && !variant.ok ? { line: variant.line } : {}),
-          message: 'Locale variant left out: not UTF-8 or invalid frontmatter',
-        });
-      } else {
-        const description = typeof variant.value.data.description === 'string' ? variant.value.data.description : frontmatter.description;
-        (locales ??= []).push({ locale: locale[1] as string, text: variantText as string, description, bodyOffset: variant.value.bodyOffset });
-      }
+    const locale = LOCALE_FILE.exec(inSkill)?.[1];
+    if (locale !== undefined) {
+      const variant = await readLocaleVariant(locale, content.bytes, frontmatter.description);
+      if ('message' in variant) issues.push({ severity: 'warning', code: 'invalid_locale_variant', path: entry.rel, ...variant });
+      else (locales ??= []).push(variant);
     }
     const reference = /^references\/([^/]+)\.md$/.exec(inSkill);
     if (reference) (references ??= new Map()).set(reference[1] as string, entry.rel);
   }
   if (others) skill.extend({ files: [skill.file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))] });
-  if (locales) skill.extend({ locales: locales.sort((a, b) => (a.locale < b.locale ? -1 : 1)) });
+  if (locales) skill.extend({ locales: distinctLocales(locales, prefix, issues) });
   if (references) skill.extend({ references });
   if (directories) skill.extend({ directories });
   const count = 1 + (others?.length ?? 0);
@@ -125,6 +115,42 @@ export async function loadSkill(
     });
   }
   return skill;
+}
+
+/** A `SKILL.<locale>.md` as a variant, or why it is left out. */
+async function readLocaleVariant(locale: string, bytes: Uint8Array, fallbackDescription: string): Promise<LocaleVariant | { line?: number; message: string }> {
+  // A name that is not a language tag could be completed but never asked for:
+  // the `locale` argument refuses such a value (RFC 5646 §2.1).
+  if (!isWellFormedLanguageTag(locale)) return { message: `Locale variant left out: "${locale}" is not a BCP 47 language tag (RFC 5646)` };
+  const text = decodeUtf8(bytes);
+  const parsed = text === undefined ? undefined : await readFrontmatter(text);
+  if (!parsed?.ok) return { ...(parsed ? { line: parsed.line } : {}), message: 'Locale variant left out: not UTF-8 or invalid frontmatter' };
+  const description = typeof parsed.value.data.description === 'string' ? parsed.value.data.description : fallbackDescription;
+  return { locale, text: text as string, description, bodyOffset: parsed.value.bodyOffset };
+}
+
+/**
+ * The variants sorted by tag, each tag once: tags are matched without regard
+ * to case (RFC 4647 §3.4), so of `SKILL.pt-BR.md` and `SKILL.pt-br.md` only
+ * the first in sorted order could ever be served; the other is reported.
+ */
+function distinctLocales(locales: LocaleVariant[], prefix: string, issues: Issue[]): LocaleVariant[] {
+  locales.sort((a, b) => (a.locale < b.locale ? -1 : 1));
+  const seen = new Map<string, string>();
+  return locales.filter(({ locale }) => {
+    const first = seen.get(locale.toLowerCase());
+    if (first === undefined) {
+      seen.set(locale.toLowerCase(), locale);
+      return true;
+    }
+    issues.push({
+      severity: 'warning',
+      code: 'duplicate_locale_variant',
+      path: `${prefix}SKILL.${locale}.md`,
+      message: `Locale variant left out: SKILL.${first}.md has the same tag ("${locale}" and "${first}" differ only in case)`,
+    });
+    return false;
+  });
 }
 
 /** Thrown when a file no longer has the bytes the catalogue read: the catalogue is stale. */

@@ -9,6 +9,8 @@ import { ROOT } from '../_stdio-client.js';
 
 export const VALID = `${ROOT}test/fixtures/skills/valid`;
 export const BROKEN = `${ROOT}test/fixtures/skills/broken`;
+/** The skills folder the package ships. */
+export const BUNDLED = `${ROOT}skills`;
 
 export interface Ran {
   code: number;

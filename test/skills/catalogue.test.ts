@@ -3,7 +3,9 @@
  * under skill:// URIs, Skills-extension entries, and broken input.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/skills/catalogue.js';
 import { ROOT } from '../_stdio-client.js';
@@ -75,12 +77,55 @@ describe('buildCatalogue on a valid folder', () => {
   it('adds a locale argument for SKILL.<locale>.md variants and serves the variant on request', async () => {
     const catalogue = await buildCatalogue([VALID]);
     const prompt = catalogue.prompts.find((p) => p.name === 'localized');
-    expect(prompt?.arguments?.map((a) => a.name)).toEqual(['locale']);
+    expect(prompt?.arguments).toEqual([
+      {
+        name: 'locale',
+        description:
+          'Language of the skill text as a BCP 47 tag: fr; a longer tag gets the closest of these (RFC 4647 lookup, e.g. fr-CA gets fr), any other tag or none the default text',
+      },
+    ]);
     expect(render(catalogue, 'localized').text).toContain('Hello in English.');
     const french = render(catalogue, 'localized', { locale: 'fr' });
     expect(french.text).toBe(readFileSync(`${VALID}/localized/SKILL.fr.md`, 'utf8'));
     expect(french.description).toBe('Une compétence avec une variante française. Deuxième phrase.');
-    expect(() => render(catalogue, 'localized', { locale: 'de' })).toThrow(/no "de" text; available: fr/);
+  });
+
+  it('picks the locale variant by RFC 4647 §3.4 lookup: a longer tag falls back to a shorter one, an unmatched tag to the default text', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const french = render(catalogue, 'localized', { locale: 'fr' });
+    const english = render(catalogue, 'localized');
+    for (const locale of ['fr-CA', 'FR', 'fr-Latn-CA-1996-u-nu-latn-x-quebec', 'fr-x-private']) {
+      expect(render(catalogue, 'localized', { locale })).toEqual(french);
+    }
+    for (const locale of ['en', 'en-GB', 'de', 'frr', 'x-fr', 'i-klingon', 'zh-cmn-Hans-CN', 'de-1901-1901']) {
+      expect(render(catalogue, 'localized', { locale })).toEqual(english);
+    }
+    expect(render(catalogue, 'localized', { locale: '' })).toEqual(english);
+  });
+
+  it('completes a locale to the variant tags, and a longer tag to the variant lookup gives it', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    const complete = catalogue.promptsByName.get('localized')?.completers.get('locale');
+    const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} } };
+    const values = async (value: string) => (await complete?.(value, { arguments: {} }, ctx))?.values;
+    expect(await values('')).toEqual(['fr']);
+    expect(await values('F')).toEqual(['fr']);
+    expect(await values('fr-CA')).toEqual(['fr']);
+    expect(await values('fr-x-quebec')).toEqual(['fr']);
+    expect(await values('en')).toEqual([]);
+    expect(await values('fr_CA')).toEqual([]);
+  });
+
+  it('refuses a locale that is not a well-formed BCP 47 tag (RFC 5646 §2.1) with an ArgumentValueError', async () => {
+    const catalogue = await buildCatalogue([VALID]);
+    for (const locale of ['fr_CA', 'fr-', '-fr', 'fr--CA', 'f', 'français', 'fr-CA-x', 'fr-a-b', '*', ' fr']) {
+      expect(() => render(catalogue, 'localized', { locale }), locale).toThrow(
+        expect.objectContaining({
+          name: 'ArgumentValueError',
+          message: `Skill "localized": ${JSON.stringify(locale)} is not a BCP 47 language tag (RFC 5646)`,
+        }),
+      );
+    }
   });
 
   it('maps plain prompt files, Claude Code commands and VS Code prompt files onto prompts', async () => {
@@ -165,6 +210,43 @@ describe('buildCatalogue on broken input', () => {
     expect(catalogue.prompts.map((p) => p.name).sort()).toEqual(['dup', 'fine', 'mismatched-name']);
     // Deterministic: the first folder in sorted order wins.
     expect(render(catalogue, 'dup').text).toContain('First dup.');
+  });
+
+  it('leaves out a locale variant whose name is not a language tag, or differs from another only in case', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillport-locales-'));
+    try {
+      mkdirSync(join(dir, 'multi'));
+      const file = (name: string, description: string) =>
+        writeFileSync(join(dir, 'multi', name), `---\nname: multi\ndescription: ${description}\n---\n${description}\n`);
+      file('SKILL.md', 'Default.');
+      file('SKILL.pt-BR.md', 'Brasil.');
+      file('SKILL.pt-br.md', 'Brasil again.');
+      file('SKILL.fr-12.md', 'Malformed.');
+      file('SKILL.zh-Hant.md', 'Traditional.');
+      const catalogue = await buildCatalogue([dir]);
+      expect(catalogue.issues.filter((i) => i.code.includes('locale'))).toEqual([
+        {
+          severity: 'warning',
+          code: 'invalid_locale_variant',
+          path: 'multi/SKILL.fr-12.md',
+          message: 'Locale variant left out: "fr-12" is not a BCP 47 language tag (RFC 5646)',
+        },
+        {
+          severity: 'warning',
+          code: 'duplicate_locale_variant',
+          path: 'multi/SKILL.pt-br.md',
+          message: 'Locale variant left out: SKILL.pt-BR.md has the same tag ("pt-br" and "pt-BR" differ only in case)',
+        },
+      ]);
+      expect(catalogue.prompts[0]?.arguments?.[0]?.description).toMatch(/^Language of the skill text as a BCP 47 tag: pt-BR, zh-Hant;/);
+      expect(render(catalogue, 'multi', { locale: 'PT-br' }).description).toBe('Brasil.');
+      expect(render(catalogue, 'multi', { locale: 'zh-Hant-TW' }).description).toBe('Traditional.');
+      expect(render(catalogue, 'multi', { locale: 'fr' }).description).toBe('Default.');
+      // Still files of the skill, as any other.
+      expect(catalogue.files.has('skill://multi/SKILL.fr-12.md') && catalogue.files.has('skill://multi/SKILL.pt-br.md')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

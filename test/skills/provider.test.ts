@@ -196,6 +196,19 @@ describe('loadSkillsFolder', () => {
     expect(rewritten.messages[0]?.content).toMatchObject({ text: expect.stringContaining('Body BBBB.') });
   });
 
+  it('serves a locale by RFC 4647 §3.4 lookup, the default text as the shared result, and refuses a malformed tag with -32602', async () => {
+    const folder = await open(`${ROOT}test/fixtures/skills/valid`);
+    const text = async (locale: string) => (await folder.prompts.get('localized', { locale }, ctx)).messages[0]?.content;
+    expect(await text('fr-CA')).toMatchObject({ text: expect.stringContaining('Bonjour') });
+    const english = await folder.prompts.get('localized', {}, ctx);
+    expect(await folder.prompts.get('localized', { locale: 'en-GB' }, ctx)).toBe(english);
+    await expect(async () => text('fr_CA')).rejects.toMatchObject({
+      name: 'InvalidParamsError',
+      code: -32602,
+      message: 'Skill "localized": "fr_CA" is not a BCP 47 language tag (RFC 5646)',
+    });
+  });
+
   it('serves a skill with a non-ASCII folder and name under a percent-encoded URI, with a warning, outside the Skills extension', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skillport-unicode-'));
     temps.push(dir);
