@@ -47,7 +47,26 @@ export interface RequestContext {
   logger: Logger;
   /** The server's output caps; absent when a provider is called outside a server. */
   readonly limits?: OutputLimits;
+  /**
+   * Sends a log message about this request to the client (`notifications/message`)
+   * when the server has logging on (`createServer({ logging: true })`) and the
+   * client asked for this level or a more severe one; otherwise does nothing.
+   * Absent from contexts made outside a server.
+   */
+  readonly log?: (level: LogLevel, data: unknown, logger?: string) => void;
+  /**
+   * Reports how far this request has come (`notifications/progress`) when the
+   * client asked for progress with a token; otherwise does nothing. `progress`
+   * should grow with every call. Absent from contexts made outside a server.
+   */
+  readonly progress?: (progress: number, total?: number, message?: string) => void;
 }
+
+/** Severity of a log message sent to the client (RFC 5424 §6.2.1, as MCP's logging names them). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** Every {@link LogLevel}, least severe first. */
+export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 /** A value or a promise of it: providers may answer synchronously. */
 export type Awaitable<T> = T | Promise<T>;

@@ -45,6 +45,8 @@ export interface Features {
   tools?: { listChanged: boolean };
   resources?: { subscribe: boolean; listChanged: boolean };
   completions: boolean;
+  /** Log messages to the client (`ctx.log`); declared as the `logging` capability. */
+  logging?: boolean;
   /** The Skills extension, and whether `resources/directory/read` is served. */
   skills?: { directoryRead: boolean };
 }
@@ -64,6 +66,8 @@ export interface EngineOptions {
   skills?: SkillsProvider;
   /** Items per page of every list method. Default 50. */
   pageSize?: number;
+  /** Whether handlers may send log messages to clients. */
+  logging?: boolean;
   /** Largest prompt result, in UTF-8 bytes of its content; larger ones fail with -32603. */
   maxPromptBytes?: number;
   /** Largest resource read, in bytes of its raw content; larger ones fail with -32603. */
@@ -156,6 +160,7 @@ export function createEngine(options: EngineOptions): Engine {
   };
   if (prompts) features.prompts = { listChanged: Boolean(prompts.watch) };
   if (tools) features.tools = { listChanged: Boolean(tools.watch) };
+  if (options.logging) features.logging = true;
   if (resources) features.resources = { subscribe: Boolean(resources.watch), listChanged: Boolean(resources.watch) };
   if (skills) features.skills = { directoryRead: Boolean(skills.readDirectory) };
 

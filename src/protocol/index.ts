@@ -11,6 +11,7 @@ export type {
   LegacySession,
   MethodContext,
   MethodHandler,
+  RequestFacts,
   Revision,
   ServerDescription,
   Wire,

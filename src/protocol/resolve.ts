@@ -25,7 +25,7 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
-import type { HeaderReader, LegacySession, Revision } from './revision.js';
+import type { HeaderReader, LegacySession, RequestFacts, Revision } from './revision.js';
 import {
   headerMismatch,
   LEGACY_VERSIONS,
@@ -58,10 +58,21 @@ export type Scope = 'stateless' | 'session' | 'initialize' | 'sessionless';
 
 /** The resolver's decision. */
 export type Resolved =
-  | { kind: 'request'; scope: Scope; request: JsonRpcRequest; revision: Revision }
+  | { kind: 'request'; scope: Scope; request: JsonRpcRequest; revision: Revision; facts: RequestFacts }
   | { kind: 'notification'; scope: Exclude<Scope, 'initialize'>; notification: JsonRpcNotification }
   | { kind: 'response'; scope: 'session' | 'sessionless' }
   | { kind: 'answer'; response: JsonRpcResponse; status: number };
+
+/** The facts of a request that asks for nothing (shared: never mutated). */
+const NO_FACTS: RequestFacts = Object.freeze({});
+
+/** `_meta.progressToken` (basic/utilities/progress: a string or an integer), when the request has one. */
+function progressFacts(params: Record<string, unknown> | undefined): RequestFacts {
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null) return NO_FACTS;
+  const token = (meta as Record<string, unknown>).progressToken;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? { progressToken: token } : NO_FACTS;
+}
 
 const HTTP_OK = 200;
 const HTTP_BAD_REQUEST = 400;
@@ -130,14 +141,14 @@ function resolveSession(classified: Exclude<Classified, { kind: 'invalid' }>, { 
   const request = classified.message;
   if (request.method === 'initialize') {
     if (session) return answer(errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized'), HTTP_OK);
-    return { kind: 'request', scope: 'initialize', request, revision: negotiateLegacy(request.params?.protocolVersion) };
+    return { kind: 'request', scope: 'initialize', request, revision: negotiateLegacy(request.params?.protocolVersion), facts: NO_FACTS };
   }
-  if (session) return { kind: 'request', scope: 'session', request, revision: session.revision };
+  if (session) return { kind: 'request', scope: 'session', request, revision: session.revision, facts: progressFacts(request.params) };
   if (http) {
     // Without the header 2025-06-18 basic/transports §Protocol Version Header says to
     // assume 2025-03-26: the oldest revision served is its closest match.
     const revision = sessionRevisionFor(version);
-    if (revision) return { kind: 'request', scope: 'sessionless', request, revision };
+    if (revision) return { kind: 'request', scope: 'sessionless', request, revision, facts: progressFacts(request.params) };
   }
   // A ping may come before initialize (2025-06-18 basic/lifecycle §Initialization).
   if (request.method === 'ping') return answer(resultResponse(request.id, {}), HTTP_OK);
@@ -180,7 +191,8 @@ function resolveStateless(classified: Exclude<Classified, { kind: 'invalid' }>, 
   }
   const refused = headers ? revision.http?.check(headers, request) : undefined;
   if (refused) return refusal(refused);
-  return { kind: 'request', scope: 'stateless', request, revision };
+  const facts = progressFacts(request.params);
+  return { kind: 'request', scope: 'stateless', request, revision, facts: meta.logLevel === undefined ? facts : { ...facts, logLevel: meta.logLevel } };
 }
 
 function refusal({ response, status }: { response: JsonRpcResponse; status: number }): Resolved {

@@ -5,7 +5,7 @@
  * Differences between revisions live in their folders, never as version
  * checks in the core.
  */
-import type { Logger, RequestContext } from '../core/context.js';
+import type { Logger, LogLevel, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { ServerInfo } from '../core/model.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
@@ -73,7 +73,26 @@ export interface LegacySession {
   initialized: boolean;
   /** Resource URIs subscribed with resources/subscribe. */
   readonly subscriptions: Set<string>;
+  /** The least severe level the client wants log messages of (logging/setLevel); unset: every level. */
+  logLevel?: LogLevel;
 }
+
+/**
+ * What a request asks of the server besides its method and params, read by
+ * the resolver once: where its progress goes, and (2026-07-28) the log level
+ * it asked for.
+ */
+export interface RequestFacts {
+  /** `_meta.progressToken` (every revision, basic/utilities/progress). */
+  readonly progressToken?: string | number;
+  /** 2026-07-28 `_meta["io.modelcontextprotocol/logLevel"]`; absent: no log messages for this request. */
+  readonly logLevel?: LogLevel;
+}
+
+/** Something a handler reports about its own request. */
+export type RequestEvent =
+  | { type: 'log'; level: LogLevel; data: unknown; logger?: string | undefined }
+  | { type: 'progress'; progressToken: string | number; progress: number; total?: number | undefined; message?: string | undefined };
 
 /** Everything a method handler may use. */
 export interface MethodContext extends RequestContext {
@@ -108,6 +127,8 @@ export interface Revision {
   encodeError(error: unknown, logger: Logger): JsonRpcErrorObject;
   /** The notification a legacy session receives for an engine event, if any. */
   encodeEvent(event: EngineEvent): JsonRpcNotification | undefined;
+  /** The notification for something a handler reports about its request. */
+  encodeRequestEvent(event: RequestEvent): JsonRpcNotification;
 }
 
 /** Whether `text` takes more than `max` bytes in UTF-8, counted without encoding it. */

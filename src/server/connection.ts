@@ -22,12 +22,17 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
-import { type LegacySession, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
+import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
 
 /** Where a connection writes what it sends unprompted (notifications). */
 export interface Peer {
-  send(message: JsonRpcOutgoing): void;
+  /**
+   * Sends a message. `relatedTo` names the request a notification belongs to
+   * (its progress, its log messages): a transport with a stream per request
+   * sends it there (2025-06-18 basic/transports §Sending Messages).
+   */
+  send(message: JsonRpcOutgoing, relatedTo?: RequestId): void;
 }
 
 /** Why a connection closes: the peer went away, or the server is shutting down. */
@@ -101,7 +106,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
    * function's parameters until it returns, and a listen request (2026-07-28)
    * stays open as long as the client likes; it must not keep its message.
    */
-  function run(request: JsonRpcRequest, revision: Revision, legacy: LegacySession | undefined): Promise<JsonRpcResponse | undefined> {
+  function run(request: JsonRpcRequest, revision: Revision, legacy: LegacySession | undefined, facts: RequestFacts): Promise<JsonRpcResponse | undefined> {
     const handler = revision.methods.get(request.method);
     if (!handler) {
       return Promise.resolve(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method }));
@@ -110,7 +115,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       // 2026-07-28 basic/index: an id must not be reused while its request is pending.
       return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`));
     }
-    const entry = new InFlight(shared, request.id, legacy);
+    const entry = new InFlight(shared, request.id, legacy, revision, facts);
     inFlight.set(request.id, entry);
     let pending: Promise<Record<string, unknown>>;
     try {
@@ -147,15 +152,15 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
         handleNotification(resolved.notification);
         return Promise.resolve(undefined);
       case 'request': {
-        const { request, revision } = resolved;
+        const { request, revision, facts } = resolved;
         switch (resolved.scope) {
           case 'stateless':
-            return run(request, revision, undefined);
+            return run(request, revision, undefined, facts);
           case 'initialize':
-            if (!session) return run(request, revision, startSession(revision, request.params ?? {}));
+            if (!session) return run(request, revision, startSession(revision, request.params ?? {}), facts);
             break;
           case 'session':
-            if (session) return run(request, session.revision, session);
+            if (session) return run(request, session.revision, session, facts);
             break;
           case 'sessionless':
             break;

@@ -66,6 +66,13 @@ export interface ServerOptions extends ServerInfo {
   /** Items per page of every list method. Default 50. */
   pageSize?: number;
   /**
+   * Lets handlers send log messages to clients (`ctx.log`), and declares the
+   * `logging` capability (and `logging/setLevel` on 2025 revisions). Off by
+   * default: 2026-07-28 deprecates protocol logging (SEP-2577) in favour of
+   * stderr and OpenTelemetry.
+   */
+  logging?: boolean;
+  /**
    * Cache hints on cacheable 2026-07-28 results. Defaults: `ttlMs` 300000 for
    * sets that cannot change, 10000 when a provider can change; `cacheScope`
    * "public" (the catalogue is the same for every caller).
@@ -120,6 +127,7 @@ export function createServer(options: ServerOptions): Server {
     ...(options.completions ? { completions: options.completions } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    ...(options.logging ? { logging: true } : {}),
     logger,
   });
 

@@ -3,11 +3,11 @@
  * handler gets: its cancellation signal, the connection's shutdown signal,
  * the output limits, and a way to send notifications that belong to it.
  */
-import type { Logger, OutputLimits } from '../core/context.js';
+import { LOG_LEVELS, type Logger, type LogLevel, type OutputLimits } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import type { JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
-import type { LegacySession, MethodContext, ServerDescription } from '../protocol/index.js';
+import type { LegacySession, MethodContext, RequestFacts, Revision, ServerDescription } from '../protocol/index.js';
 import type { Peer } from './connection.js';
 
 /**
@@ -74,6 +74,20 @@ export class InFlight implements MethodContext {
   declare readonly cancelled: boolean;
   readonly #shared: Shared;
   readonly #abort = new LazySignal();
+  readonly #revision: Revision;
+  readonly #facts: RequestFacts;
+
+  // Arrow functions in fields: own properties bound to this request, so a
+  // spread copy of the context can still log and report progress.
+  readonly log = (level: LogLevel, data: unknown, logger?: string): void => {
+    if (!this.engine.features.logging || !wanted(level, this.session ? (this.session.logLevel ?? 'debug') : this.#facts.logLevel)) return;
+    this.notify(this.#revision.encodeRequestEvent({ type: 'log', level, data, logger }));
+  };
+
+  readonly progress = (progress: number, total?: number, message?: string): void => {
+    const token = this.#facts.progressToken;
+    if (token !== undefined) this.notify(this.#revision.encodeRequestEvent({ type: 'progress', progressToken: token, progress, total, message }));
+  };
 
   static #own: { signal: PropertyDescriptor; cancelled: PropertyDescriptor };
   static {
@@ -97,7 +111,7 @@ export class InFlight implements MethodContext {
     };
   }
 
-  constructor(shared: Shared, id: RequestId, session: LegacySession | undefined) {
+  constructor(shared: Shared, id: RequestId, session: LegacySession | undefined, revision: Revision, facts: RequestFacts) {
     this.engine = shared.engine;
     this.server = shared.server;
     this.logger = shared.logger;
@@ -105,6 +119,8 @@ export class InFlight implements MethodContext {
     this.id = id;
     this.session = session;
     this.#shared = shared;
+    this.#revision = revision;
+    this.#facts = facts;
     Object.defineProperty(this, 'signal', InFlight.#own.signal);
     Object.defineProperty(this, 'cancelled', InFlight.#own.cancelled);
   }
@@ -119,6 +135,15 @@ export class InFlight implements MethodContext {
 
   notify(notification: JsonRpcNotification): void {
     // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
-    if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification);
+    if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification, this.id);
   }
+}
+
+/**
+ * Whether a message at `level` goes to a client that asked for `threshold`
+ * and above (server/utilities/logging). No threshold: the client asked for
+ * none (2026-07-28: a request without a log level gets no log messages).
+ */
+function wanted(level: LogLevel, threshold: LogLevel | undefined): boolean {
+  return threshold !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
 }

@@ -9,13 +9,13 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/tools.mjs`;
-const TOOLS = ['echo', 'add', 'weather', 'content_kinds', 'fails'];
+const TOOLS = ['echo', 'add', 'weather', 'content_kinds', 'reports', 'fails'];
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -98,6 +98,47 @@ describe('SDK v1', () => {
     await client.connect(new HttpV1(url));
     closers.push(() => client.close());
     await journey(client, true);
+  });
+
+  it('over Streamable HTTP: progress and log messages arrive with the call, on its own stream', async () => {
+    const { url } = await startHttp();
+    const transport = new HttpV1(url);
+    const client = new ClientV1({ name: 'sdk-v1-http', version: '1.0.0' });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.level));
+    await client.setLoggingLevel('info');
+    const progress: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
+    const result = await client.callTool({ name: 'reports' }, undefined, { onprogress: (p) => void progress.push(p) });
+    expect(result.content).toEqual([{ type: 'text', text: 'reported' }]);
+    expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+    expect(logs).toEqual(['info', 'error']);
+
+    // On the wire: the POST's answer is an event stream carrying them before the result.
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId as string,
+        'mcp-protocol-version': transport.protocolVersion as string,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'raw', method: 'tools/call', params: { name: 'reports', _meta: { progressToken: 7 } } }),
+    });
+    expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await answer.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)));
+    expect(events.map((e) => e.method ?? e.id)).toEqual([
+      'notifications/message',
+      'notifications/progress',
+      'notifications/progress',
+      'notifications/progress',
+      'notifications/message',
+      'raw',
+    ]);
   });
 
   it('over Streamable HTTP at 2025-06-18, where bad arguments are a protocol error', async () => {

@@ -31,7 +31,7 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
     client = new RawStdioClient(FIXTURE);
     if (!isModern) {
       const init = await initialize(client, revision);
-      expect(init.result.capabilities).toEqual({ tools: { listChanged: true } });
+      expect(init.result.capabilities).toEqual({ logging: {}, tools: { listChanged: true } });
     }
     return client;
   }
@@ -63,7 +63,7 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
       pages++;
     } while (cursor && pages < 10);
     expect(pages).toBe(2);
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'weather', 'content_kinds', 'fails']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'weather', 'content_kinds', 'reports', 'fails']);
     const [echo, add, weather, kinds] = tools as [Message, Message, Message, Message];
     expect(echo).toMatchObject({ title: 'Echo', annotations: { readOnlyHint: true, openWorldHint: false } });
     // Icons exist on tools from 2025-11-25 on.
@@ -119,6 +119,47 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
     // Malformed params are a protocol error in every revision.
     error(await c.request('tools/call', params({ name: 'echo', arguments: 'text' })), -32602);
     error(await c.request('tools/call', params({})), -32602);
+  });
+
+  it('sends a request its progress and the log messages it asked for', { tags: ['schema'] }, async () => {
+    const c = await open();
+    const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+    /** Calls `reports` and returns what came for it: progress and log messages, in order. */
+    async function report(id: string, meta: Message): Promise<{ progress: Message[]; logs: Message[] }> {
+      const before = c.received.length;
+      const base = params({ name: 'reports' });
+      c.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...base, _meta: { ...base._meta, ...meta } } });
+      const answer = await c.waitFor((m) => m.id === id);
+      expect(result('CallToolResult', answer).content).toEqual([{ type: 'text', text: 'reported' }]);
+      const came = c.received.slice(before, c.received.indexOf(answer));
+      for (const m of came) expectSchema(revision, m.method === 'notifications/progress' ? 'ProgressNotification' : 'LoggingMessageNotification', m);
+      return { progress: came.filter((m) => m.method === 'notifications/progress'), logs: came.filter((m) => m.method === 'notifications/message') };
+    }
+    const levels = (logs: Message[]) => logs.map((m) => m.params.level);
+
+    const first = await report('p1', { progressToken: 'tok' });
+    expect(first.progress.map((m) => m.params)).toEqual([1, 2, 3].map((step) => ({ progressToken: 'tok', progress: step, total: 3, message: `step ${step}` })));
+    if (isModern) {
+      // 2026-07-28 server/utilities/logging: no log level in _meta, no log messages.
+      expect(first.logs).toEqual([]);
+      expect(levels((await report('p2', { [LOG_LEVEL]: 'info' })).logs)).toEqual(['info', 'error']);
+      expect((await report('p3', { [LOG_LEVEL]: 'debug' })).logs.map((m) => m.params)).toEqual([
+        { level: 'debug', data: { step: 'start' } },
+        { level: 'info', logger: 'fixture', data: 'working' },
+        { level: 'error', data: { problem: 'none really' } },
+      ]);
+      const refused = await c.request('tools/call', { ...params({ name: 'reports' }), _meta: { ...params()._meta, [LOG_LEVEL]: 'loud' } });
+      expect(error(refused, -32602).message).toContain(LOG_LEVEL);
+      error(await c.request('logging/setLevel', params({ level: 'info' })), -32601);
+    } else {
+      // A session that set no level gets every level; setLevel sets the least severe one.
+      expect(levels(first.logs)).toEqual(['debug', 'info', 'error']);
+      expect(result('EmptyResult', await c.request('logging/setLevel', { level: 'warning' }))).toEqual({});
+      const second = await report('p2', {});
+      expect(second.progress).toEqual([]);
+      expect(levels(second.logs)).toEqual(['error']);
+      error(await c.request('logging/setLevel', { level: 'loud' }), -32602);
+    }
   });
 
   it('tells of a changed tool list', { tags: ['schema'] }, async () => {

@@ -161,6 +161,7 @@ export function encodeImplementation(info: ServerInfo, shape: Shape): Wire {
  */
 export function encodeCapabilities(features: Features, extensions?: Record<string, Record<string, unknown>>): Wire {
   const capabilities: Wire = {};
+  if (features.logging) capabilities.logging = {};
   if (features.completions) capabilities.completions = {};
   if (features.prompts) capabilities.prompts = features.prompts.listChanged ? { listChanged: true } : {};
   if (features.tools) capabilities.tools = features.tools.listChanged ? { listChanged: true } : {};

@@ -5,7 +5,7 @@
 import type { Revision } from '../revision.js';
 import { SHAPE_2025_06_18 } from './encode.js';
 import { encodeError } from './errors.js';
-import { legacyEvent, legacyHandlers } from './registry.js';
+import { legacyEvent, legacyHandlers, requestEvent } from './registry.js';
 
 export const VERSION = '2025-06-18';
 
@@ -14,6 +14,7 @@ export const revision: Revision = {
   methods: legacyHandlers(SHAPE_2025_06_18),
   encodeError,
   encodeEvent: legacyEvent,
+  encodeRequestEvent: requestEvent,
 };
 
 // What later revisions build on.
@@ -30,4 +31,4 @@ export {
   type Shape,
 } from './encode.js';
 export { encodeError, encodeErrorWith } from './errors.js';
-export { legacyEvent, legacyHandlers, sharedHandlers } from './registry.js';
+export { legacyEvent, legacyHandlers, requestEvent, requireLogLevel, sharedHandlers } from './registry.js';

@@ -2,6 +2,8 @@
  * The 2025-06-18 method registry, built from a {@link Shape} so that
  * 2025-11-25 can reuse it with icons switched on.
  */
+
+import { LOG_LEVELS, type LogLevel } from '../../core/context.js';
 import type { EngineEvent } from '../../core/engine.js';
 import { isToolArgumentsError } from '../../core/errors.js';
 import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate, Tool } from '../../core/model.js';
@@ -9,7 +11,7 @@ import type { Page } from '../../core/paginate.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
-import { checkSubscriptionUri, type MethodHandler, type Wire } from '../revision.js';
+import { checkSubscriptionUri, type MethodHandler, type RequestEvent, type Wire } from '../revision.js';
 import { decodeCompletion, optionalObject, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
@@ -152,9 +154,40 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
     session?.subscriptions.delete(requireString(params, 'uri'));
     return {};
   });
-  // logging is not declared, so logging/setLevel falls through to -32601
-  // like any other method this server does not serve.
+  // server/utilities/logging: the session's least severe level, for the
+  // requests of the session from now on; an unknown level is -32602. Without
+  // the logging capability the method is not served (-32601).
+  handlers.set('logging/setLevel', async (params, { engine, session }) => {
+    if (!engine.features.logging) throw new MethodNotFoundError('logging/setLevel');
+    const level = requireLogLevel(params.level, 'level');
+    if (session) session.logLevel = level;
+    return {};
+  });
   return handlers;
+}
+
+/** `value` as a log level, or -32602 naming `field`. */
+export function requireLogLevel(value: unknown, field: string): LogLevel {
+  if (typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  throw new InvalidParamsError(`"${field}" must be one of ${LOG_LEVELS.join(', ')}`, { field });
+}
+
+/**
+ * The notification for something a handler reports about its request: a log
+ * message (server/utilities/logging) or progress (basic/utilities/progress).
+ * The same in every revision served.
+ */
+export function requestEvent(event: RequestEvent): JsonRpcNotification {
+  if (event.type === 'log') {
+    const params: Wire = { level: event.level };
+    if (event.logger !== undefined) params.logger = event.logger;
+    params.data = event.data;
+    return { jsonrpc: '2.0', method: 'notifications/message', params };
+  }
+  const params: Wire = { progressToken: event.progressToken, progress: event.progress };
+  if (event.total !== undefined) params.total = event.total;
+  if (event.message !== undefined) params.message = event.message;
+  return { jsonrpc: '2.0', method: 'notifications/progress', params };
 }
 
 /**

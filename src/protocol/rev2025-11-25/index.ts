@@ -3,7 +3,7 @@
  * templates, resource links and the implementation, and `description` /
  * `websiteUrl` on the implementation (2025-11-25 changelog).
  */
-import { encodeError, legacyEvent, legacyHandlers, type Shape } from '../rev2025-06-18/index.js';
+import { encodeError, legacyEvent, legacyHandlers, requestEvent, type Shape } from '../rev2025-06-18/index.js';
 import type { Revision } from '../revision.js';
 
 export const VERSION = '2025-11-25';
@@ -16,6 +16,7 @@ export const revision: Revision = {
   methods: legacyHandlers(SHAPE_2025_11_25),
   encodeError,
   encodeEvent: legacyEvent,
+  encodeRequestEvent: requestEvent,
 };
 
 // What 2026-07-28 builds on, passed through so it imports only this revision.
@@ -24,6 +25,8 @@ export {
   encodeErrorWith,
   encodeImplementation,
   optionalObject,
+  requestEvent,
+  requireLogLevel,
   type Shape,
   sharedHandlers,
 } from '../rev2025-06-18/index.js';

@@ -11,7 +11,7 @@
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
-import { encodeCapabilities, encodeErrorWith, encodeImplementation, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
+import { encodeCapabilities, encodeErrorWith, encodeImplementation, requestEvent, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
 import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
 import { http } from './http.js';
 import { listen } from './listen.js';
@@ -137,6 +137,7 @@ export const revision: Revision = {
   methods: handlers,
   encodeError,
   encodeEvent: () => undefined,
+  encodeRequestEvent: requestEvent,
 };
 
 export { headerMismatch, METADATA_HEADERS, readMetadataHeader } from './http.js';

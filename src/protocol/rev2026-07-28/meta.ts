@@ -3,6 +3,7 @@
  * request names its protocol version and the client's capabilities; the
  * client's identity is optional and the server must not require it.
  */
+import { LOG_LEVELS, type LogLevel } from '../../core/context.js';
 import { isPlainObject } from '../../jsonrpc/messages.js';
 
 /** The answer for a request without the envelope, shared (frozen). */
@@ -22,7 +23,7 @@ export const META_KEYS = {
 export type RequestMeta =
   | { kind: 'absent' }
   | { kind: 'invalid'; message: string }
-  | { kind: 'modern'; version: string; clientCapabilities: Record<string, unknown>; clientInfo?: Record<string, unknown> };
+  | { kind: 'modern'; version: string; clientCapabilities: Record<string, unknown>; clientInfo?: Record<string, unknown>; logLevel?: LogLevel };
 
 /**
  * Reads the modern envelope. A request is modern-shaped when its `_meta`
@@ -45,7 +46,13 @@ export function readRequestMeta(params: Record<string, unknown> | undefined): Re
   if (info !== undefined && !isPlainObject(info)) {
     return { kind: 'invalid', message: `Invalid params: _meta["${META_KEYS.clientInfo}"] must be an object` };
   }
+  // server/utilities/logging §Error Handling: an unknown level SHOULD be -32602.
+  const level = meta[META_KEYS.logLevel];
+  if (level !== undefined && !(typeof level === 'string' && (LOG_LEVELS as readonly string[]).includes(level))) {
+    return { kind: 'invalid', message: `Invalid params: _meta["${META_KEYS.logLevel}"] must be one of ${LOG_LEVELS.join(', ')}` };
+  }
   const result: RequestMeta = { kind: 'modern', version, clientCapabilities: capabilities };
   if (info !== undefined) result.clientInfo = info;
+  if (level !== undefined) result.logLevel = level as LogLevel;
   return result;
 }

@@ -11,7 +11,7 @@ import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js'
 import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
 import type { Logger, Server } from '../../server/index.js';
 import { Rejections, reject } from './errors.js';
-import { createExchange, jsonReply } from './exchange.js';
+import { createExchange, type Exchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
 import { attachStream, type Session, type SessionStore } from './sessions.js';
@@ -45,21 +45,25 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
 
   function answer(
     session: Session | undefined,
-    run: () => Promise<JsonRpcResponse | undefined>,
+    run: (exchange: Exchange) => Promise<JsonRpcResponse | undefined>,
     id: JsonRpcRequest['id'],
     accept: Acceptable,
     headers?: Record<string, string>,
   ): Promise<HttpReply> {
     // Session revisions' JSON-RPC errors are ordinary answers: 200 (they name no other status).
     const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, onDone: track(), ...(headers ? { headers } : {}) });
-    if (session) session.inFlight++;
+    if (session) {
+      session.inFlight++;
+      session.exchanges.set(id, exchange);
+    }
     const settle = (response: JsonRpcResponse | undefined): void => {
       exchange.finish(response);
       if (!session) return;
+      session.exchanges.delete(id);
       session.inFlight--;
       session.lastActive = Date.now();
     };
-    run().then(settle, (error: unknown) => settle(internalError(id, error)));
+    run(exchange).then(settle, (error: unknown) => settle(internalError(id, error)));
     return exchange.response;
   }
 
@@ -112,10 +116,17 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
    */
   function alone(resolved: Extract<Resolved, { kind: 'request' }>, accept: Acceptable): Promise<HttpReply> {
     const { request, revision } = resolved;
-    const connection = server.connect({ send() {} });
+    let answering: Exchange | undefined;
+    // The request's own notifications (progress, log messages) go on its answer.
+    const connection = server.connect({
+      send(message, relatedTo) {
+        if (relatedTo === request.id && 'method' in message) answering?.notify(message);
+      },
+    });
     return answer(
       undefined,
-      async () => {
+      async (exchange) => {
+        answering = exchange;
         try {
           await connection.receive({
             jsonrpc: '2.0',

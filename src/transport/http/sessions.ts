@@ -11,8 +11,9 @@
  * ended id is answered with 404, after which the client starts a new session.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcOutgoing } from '../../jsonrpc/messages.js';
+import type { JsonRpcOutgoing, RequestId } from '../../jsonrpc/messages.js';
 import type { Connection, Server } from '../../server/index.js';
+import type { Exchange } from './exchange.js';
 import type { SseStream } from './sse.js';
 
 /** Messages kept for a session while it has no GET stream. */
@@ -34,6 +35,8 @@ export interface Session {
   readonly backlog: JsonRpcOutgoing[];
   /** Requests being answered. */
   inFlight: number;
+  /** The answer of each request being answered, where its own notifications go. */
+  readonly exchanges: Map<RequestId, Exchange>;
   lastActive: number;
 }
 
@@ -86,12 +89,17 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         id: randomUUID(),
         stream: undefined,
         inFlight: 0,
+        exchanges: new Map(),
         lastActive: now(),
         backlog,
         connection: server.connect({
-          send(message) {
-            // Everything a legacy session sends unprompted belongs on the GET stream
-            // (2025-06-18 basic/transports §Listening for Messages from the Server).
+          send(message, relatedTo) {
+            // A request's own notifications go on its answer (2025-06-18
+            // basic/transports §Sending Messages to the Server); everything a
+            // legacy session sends unprompted belongs on the GET stream
+            // (§Listening for Messages from the Server).
+            const exchange = relatedTo === undefined ? undefined : session.exchanges.get(relatedTo);
+            if (exchange && 'method' in message) return exchange.notify(message);
             if (session.stream?.open) return session.stream.send(message);
             if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
             backlog.push(message);
