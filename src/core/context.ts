@@ -1,6 +1,7 @@
 /**
  * What a provider receives with every call besides its own arguments.
  */
+import type { InputRequest, InputResponse } from './input.js';
 
 /** Where library code writes diagnostics. Silent unless the application passes one. */
 export interface Logger {
@@ -60,6 +61,20 @@ export interface RequestContext {
    * should grow with every call. Absent from contexts made outside a server.
    */
   readonly progress?: (progress: number, total?: number, message?: string) => void;
+  /**
+   * Asks the client for input this request needs (the user, its model, its
+   * roots) and resolves with the answer. `key` names the question; ask each
+   * question under one key. On 2026-07-28 the request ends with an
+   * InputRequiredResult and the handler runs again from the start when the
+   * client retries with the answers: code before `input` runs once per round,
+   * so keep it free of side effects. Rejects with a missing-capability error
+   * when the client cannot answer that kind of question; check
+   * `client.capabilities` first to fall back to another. Absent from contexts
+   * made outside a server.
+   */
+  readonly input?: <R extends InputRequest>(key: string, request: R) => Promise<InputResponse<R>>;
+  /** What the client declared for this request (2026-07-28) or its session. Absent outside a server. */
+  readonly client?: { readonly capabilities: Readonly<Record<string, unknown>> };
 }
 
 /** Severity of a log message sent to the client (RFC 5424 §6.2.1, as MCP's logging names them). */

@@ -6,6 +6,7 @@
 import { ErrorCode, isProtocolError, ProtocolError } from '../jsonrpc/errors.js';
 import type { Awaitable, RequestContext } from './context.js';
 import { isOutputLimitError, ToolArgumentsError } from './errors.js';
+import { InputPendingError, isMissingClientCapabilityError } from './input.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
 import { combineNamed, findNamed, liveSet, type NamedSet, namedSet } from './named.js';
 import { type CompiledSchema, compileSchema, type SchemaOutput, type StandardSchema, type ToolSchema } from './tool-schema.js';
@@ -96,7 +97,8 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
       try {
         output = await run(checked.value, ctx);
       } catch (error) {
-        if (isProtocolError(error) || isOutputLimitError(error)) throw error;
+        // Not failures of the tool: a protocol error, an output cap, a wait for the client's input.
+        if (isProtocolError(error) || isOutputLimitError(error) || error instanceof InputPendingError || isMissingClientCapabilityError(error)) throw error;
         return failure(error);
       }
       const result = toResult(output);

@@ -8,6 +8,7 @@ export type {
   CachePolicy,
   HeaderReader,
   HttpBinding,
+  InputBroker,
   LegacySession,
   MethodContext,
   MethodHandler,

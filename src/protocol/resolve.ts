@@ -191,7 +191,7 @@ function resolveStateless(classified: Exclude<Classified, { kind: 'invalid' }>, 
   }
   const refused = headers ? revision.http?.check(headers, request) : undefined;
   if (refused) return refusal(refused);
-  const facts = progressFacts(request.params);
+  const facts: RequestFacts = { ...progressFacts(request.params), clientCapabilities: meta.clientCapabilities };
   return { kind: 'request', scope: 'stateless', request, revision, facts: meta.logLevel === undefined ? facts : { ...facts, logLevel: meta.logLevel } };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Logger, LogLevel, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
+import type { InputRequest } from '../core/input.js';
 import type { ServerInfo } from '../core/model.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
@@ -33,6 +34,8 @@ export interface ServerDescription {
    * session or listen request, so without them a client pins any amount of memory.
    */
   subscriptions: SubscriptionLimits;
+  /** How input-required requests seal their state (2026-07-28): the HMAC key, at least 32 bytes, and how long a state is good for. */
+  requestState: { readonly secret: Uint8Array; readonly ttlMs: number };
 }
 
 /** See {@link ServerDescription.subscriptions}. */
@@ -87,6 +90,13 @@ export interface RequestFacts {
   readonly progressToken?: string | number;
   /** 2026-07-28 `_meta["io.modelcontextprotocol/logLevel"]`; absent: no log messages for this request. */
   readonly logLevel?: LogLevel;
+  /** 2026-07-28 `_meta["io.modelcontextprotocol/clientCapabilities"]`: what the client can answer. */
+  readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+}
+
+/** Where a request's `ctx.input` questions go: set by the revision that carries them. */
+export interface InputBroker {
+  ask(key: string, request: InputRequest): Promise<Record<string, unknown>>;
 }
 
 /** Something a handler reports about its own request. */
@@ -103,6 +113,8 @@ export interface MethodContext extends RequestContext {
   logger: Logger;
   /** The legacy session the request belongs to, if any. */
   session?: LegacySession | undefined;
+  /** Where `ctx.input` asks; a revision that carries input sets it before running the handler. */
+  inputs: InputBroker | undefined;
   /** Aborted when the server shuts down: long-lived requests end gracefully on it. */
   closing: AbortSignal;
   /** Writes a notification on the connection the request came from. */

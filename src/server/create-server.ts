@@ -73,6 +73,15 @@ export interface ServerOptions extends ServerInfo {
    */
   logging?: boolean;
   /**
+   * The key that seals the state of input-required requests (2026-07-28
+   * `requestState`, HMAC-SHA256): at least 32 bytes, or a string of at least
+   * 32 characters. Replicas behind one load balancer need the same key so any
+   * of them can take a retry. Default: a random key for this server.
+   */
+  requestStateKey?: string | Uint8Array;
+  /** How long a sealed requestState is good for, in ms. Default 600000 (10 minutes). */
+  requestStateTtlMs?: number;
+  /**
    * Cache hints on cacheable 2026-07-28 results. Defaults: `ttlMs` 300000 for
    * sets that cannot change, 10000 when a provider can change; `cacheScope`
    * "public" (the catalogue is the same for every caller).
@@ -144,7 +153,10 @@ export function createServer(options: ServerOptions): Server {
     cache: { ttlMs, cacheScope: options.cache?.cacheScope ?? 'public' },
     supportedVersions: SUPPORTED_VERSIONS,
     subscriptions: { max: limits.maxSubscriptions, maxUriBytes: limits.maxSubscriptionUriBytes },
+    requestState: { secret: stateKey(options.requestStateKey), ttlMs: options.requestStateTtlMs ?? 600_000 },
   };
+  if (!Number.isSafeInteger(settings.requestState.ttlMs) || settings.requestState.ttlMs < 1)
+    throw new TypeError('requestStateTtlMs must be a positive integer');
   if (options.instructions !== undefined) settings.instructions = options.instructions;
   if (options.extensions !== undefined) settings.extensions = options.extensions;
   const description = encodeOnce(settings);
@@ -157,4 +169,13 @@ export function createServer(options: ServerOptions): Server {
     prompts: () => engine.prompts(),
     close: () => engine.close(),
   };
+}
+
+/** The requestState key as bytes: the given one (checked), or 32 random bytes. */
+function stateKey(key: string | Uint8Array | undefined): Uint8Array {
+  if (key === undefined) return crypto.getRandomValues(new Uint8Array(32));
+  const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
+  // RFC 2104 §3: a key shorter than the hash output weakens the MAC.
+  if (bytes.byteLength < 32) throw new TypeError('requestStateKey must be at least 32 bytes');
+  return bytes;
 }

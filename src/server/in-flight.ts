@@ -5,9 +5,10 @@
  */
 import { LOG_LEVELS, type Logger, type LogLevel, type OutputLimits } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
+import { type InputRequest, type InputResponse, InputUnavailableError } from '../core/input.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import type { JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
-import type { LegacySession, MethodContext, RequestFacts, Revision, ServerDescription } from '../protocol/index.js';
+import type { InputBroker, LegacySession, MethodContext, RequestFacts, Revision, ServerDescription } from '../protocol/index.js';
 import type { Peer } from './connection.js';
 
 /**
@@ -68,6 +69,7 @@ export class InFlight implements MethodContext {
   readonly server: Encoded<ServerDescription>;
   readonly logger: Logger;
   readonly limits: OutputLimits;
+  readonly client: { readonly capabilities: Readonly<Record<string, unknown>> };
   readonly id: RequestId;
   readonly session: LegacySession | undefined;
   declare readonly signal: AbortSignal;
@@ -82,6 +84,14 @@ export class InFlight implements MethodContext {
   readonly log = (level: LogLevel, data: unknown, logger?: string): void => {
     if (!this.engine.features.logging || !wanted(level, this.session ? (this.session.logLevel ?? 'debug') : this.#facts.logLevel)) return;
     this.notify(this.#revision.encodeRequestEvent({ type: 'log', level, data, logger }));
+  };
+
+  /** Set by a revision that carries input (2026-07-28); elsewhere `input` is refused. */
+  inputs: InputBroker | undefined = undefined;
+
+  readonly input = <R extends InputRequest>(key: string, request: R): Promise<InputResponse<R>> => {
+    if (!this.inputs) return Promise.reject(new InputUnavailableError(`Input from the client is not available on ${this.#revision.version}`));
+    return this.inputs.ask(key, request) as Promise<InputResponse<R>>;
   };
 
   readonly progress = (progress: number, total?: number, message?: string): void => {
@@ -121,6 +131,7 @@ export class InFlight implements MethodContext {
     this.#shared = shared;
     this.#revision = revision;
     this.#facts = facts;
+    this.client = { capabilities: session ? session.clientCapabilities : (facts.clientCapabilities ?? NO_CAPABILITIES) };
     Object.defineProperty(this, 'signal', InFlight.#own.signal);
     Object.defineProperty(this, 'cancelled', InFlight.#own.cancelled);
   }
@@ -138,6 +149,8 @@ export class InFlight implements MethodContext {
     if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification, this.id);
   }
 }
+
+const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Whether a message at `level` goes to a client that asked for `threshold`

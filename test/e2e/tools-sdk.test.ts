@@ -15,7 +15,7 @@ import { eventually } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/tools.mjs`;
-const TOOLS = ['echo', 'add', 'weather', 'content_kinds', 'reports', 'fails'];
+const TOOLS = ['echo', 'add', 'weather', 'content_kinds', 'reports', 'ask_name', 'fails'];
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -31,7 +31,7 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
     client = new RawStdioClient(FIXTURE);
     if (!isModern) {
       const init = await initialize(client, revision);
-      expect(init.result.capabilities).toEqual({ logging: {}, tools: { listChanged: true } });
+      expect(init.result.capabilities).toEqual({ logging: {}, completions: {}, prompts: {}, tools: { listChanged: true } });
     }
     return client;
   }
@@ -63,7 +63,7 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
       pages++;
     } while (cursor && pages < 10);
     expect(pages).toBe(2);
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'weather', 'content_kinds', 'reports', 'fails']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'weather', 'content_kinds', 'reports', 'ask_name', 'fails']);
     const [echo, add, weather, kinds] = tools as [Message, Message, Message, Message];
     expect(echo).toMatchObject({ title: 'Echo', annotations: { readOnlyHint: true, openWorldHint: false } });
     // Icons exist on tools from 2025-11-25 on.

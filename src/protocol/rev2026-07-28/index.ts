@@ -8,14 +8,17 @@
  * absent from this registry and answer -32601.
  */
 
+import { isMissingClientCapabilityError } from '../../core/input.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
 import { encodeCapabilities, encodeErrorWith, encodeImplementation, requestEvent, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
 import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
 import { http } from './http.js';
+import { INPUT_METHODS, withInput } from './input-required.js';
 import { listen } from './listen.js';
 import { META_KEYS } from './meta.js';
+import { createStateCodec, type StateCodec } from './request-state.js';
 
 export const VERSION = '2026-07-28';
 
@@ -62,9 +65,11 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
    */
   function envelop(wire: Wire, server: Encoded<ServerDescription>): Wire {
     const own = wire._meta as Wire | undefined;
-    wire.resultType = 'complete';
+    // An InputRequiredResult names its own type, and is no answer to cache.
+    const complete = wire.resultType === undefined;
+    if (complete) wire.resultType = 'complete';
     wire._meta = own === undefined ? serverMeta(server) : { ...own, ...serverMeta(server) };
-    if (cacheable) {
+    if (cacheable && complete) {
       wire.ttlMs = server.cache.ttlMs;
       wire.cacheScope = server.cache.cacheScope;
     }
@@ -108,8 +113,15 @@ const discover: MethodHandler = async (_params, { engine, server }) => {
   return result;
 };
 
+/** The requestState codec of a server, made once (its key and lifetime come from createServer). */
+function codecOf(ctx: Parameters<MethodHandler>[1]): StateCodec {
+  return derive(ctx.server, createStateCodec, (server) => createStateCodec(server.requestState.secret, server.requestState.ttlMs));
+}
+
 const handlers = new Map<string, MethodHandler>();
-for (const [method, handler] of sharedHandlers(SHAPE_2025_11_25)) handlers.set(method, modern(method, handler));
+for (const [method, handler] of sharedHandlers(SHAPE_2025_11_25)) {
+  handlers.set(method, modern(method, INPUT_METHODS.has(method) ? withInput(method, handler, codecOf) : handler));
+}
 handlers.set('server/discover', modern('server/discover', discover));
 handlers.set('subscriptions/listen', modern('subscriptions/listen', listen));
 
@@ -121,6 +133,11 @@ const legacyEncode = encodeErrorWith(ErrorCode.InvalidParams);
  * undefined code in -32020..-32099, so such codes from a provider are mapped.
  */
 function encodeError(error: unknown, logger: Parameters<Revision['encodeError']>[1]): JsonRpcErrorObject {
+  // basic/index §Error Codes: -32021 names the capabilities the request needs (and is 400 over HTTP).
+  if (isMissingClientCapabilityError(error)) {
+    const requiredCapabilities = Object.fromEntries(error.required.map((capability) => [capability, {}]));
+    return { code: ErrorCode.MissingRequiredClientCapability, message: error.message, data: { requiredCapabilities } };
+  }
   const wire = legacyEncode(error, logger);
   if (wire.code === ErrorCode.ResourceNotFound) return { ...wire, code: ErrorCode.InvalidParams };
   const defined: number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];

@@ -1,0 +1,67 @@
+/**
+ * Input a handler needs from the client in the middle of a request: ask the
+ * user (elicitation), the client's model (sampling), or the client's roots.
+ * One API for handler authors (`ctx.input`); each revision carries it its own
+ * way (2026-07-28: an InputRequiredResult and a retry, basic/patterns/mrtr).
+ */
+import type { JsonSchema } from './model.js';
+
+/** A question for the client, as the protocol names it. */
+export type InputRequest =
+  | { method: 'elicitation/create'; params: { mode?: 'form'; message: string; requestedSchema: JsonSchema } }
+  | { method: 'sampling/createMessage'; params: Record<string, unknown> & { messages: unknown[]; maxTokens: number } }
+  | { method: 'roots/list'; params?: Record<string, unknown> };
+
+/** The user's answer to an elicitation. */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  /** The submitted form, when accepted. */
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/** The client's answer to each kind of question. */
+export type InputResponse<R extends InputRequest = InputRequest> = R['method'] extends 'elicitation/create'
+  ? ElicitResult
+  : R['method'] extends 'roots/list'
+    ? { roots: Array<{ uri: string; name?: string }> }
+    : Record<string, unknown> & { role: string; content: unknown; model: string };
+
+/** The client capability each kind of question needs (2026-07-28 basic/patterns/mrtr). */
+export const CAPABILITY_OF: Readonly<Record<InputRequest['method'], string>> = Object.freeze({
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+});
+
+/**
+ * Thrown by `ctx.input` when the answer is not there yet and the request must
+ * end now so the client can answer (2026-07-28). A handler lets it pass; the
+ * server turns it into the request's InputRequiredResult.
+ */
+export class InputPendingError extends Error {
+  override name = 'InputPendingError';
+}
+
+/** Thrown by `ctx.input` where the revision in use cannot carry a question to the client. */
+export class InputUnavailableError extends Error {
+  override name = 'InputUnavailableError';
+}
+
+/** Thrown when a handler asks for input the client cannot give (it did not declare the capability). */
+export class MissingClientCapabilityError extends Error {
+  override name = 'MissingClientCapabilityError';
+  readonly required: readonly string[];
+
+  constructor(required: readonly string[]) {
+    super(`The client did not declare the ${required.join(', ')} capability this request needs`);
+    this.required = required;
+  }
+}
+
+/** True for a {@link MissingClientCapabilityError}, also one from another copy of this module. */
+export function isMissingClientCapabilityError(value: unknown): value is MissingClientCapabilityError {
+  return (
+    value instanceof MissingClientCapabilityError ||
+    (value instanceof Error && value.name === 'MissingClientCapabilityError' && Array.isArray((value as MissingClientCapabilityError).required))
+  );
+}

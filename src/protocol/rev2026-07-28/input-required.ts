@@ -1,0 +1,99 @@
+/**
+ * Input-required requests (2026-07-28 basic/patterns/mrtr, SEP-2322). A
+ * handler that needs input calls `ctx.input(key, request)`: on the first round
+ * the question is recorded and the request ends with an InputRequiredResult
+ * (`inputRequests` and a sealed `requestState`); the client retries with the
+ * same params plus `inputResponses` and the echoed state, and the handler runs
+ * again from the start, now finding its answers. Only prompts/get,
+ * resources/read and tools/call may answer this way.
+ */
+import { CAPABILITY_OF, InputPendingError, type InputRequest, MissingClientCapabilityError } from '../../core/input.js';
+import { InvalidParamsError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../jsonrpc/messages.js';
+import type { InputBroker, MethodHandler, Wire } from '../revision.js';
+import type { StateCodec } from './request-state.js';
+
+type Answers = Record<string, Record<string, unknown>>;
+
+/** The methods that may answer with an InputRequiredResult (basic/patterns/mrtr). */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(['prompts/get', 'resources/read', 'tools/call']);
+
+/**
+ * Whether `answer` is a well-formed answer to `request` (the InputResponse
+ * union of the schema): the client's reply is untrusted input like any other
+ * (conformance `input-required-result-validate-input` sends 12345 and null).
+ */
+function answers(request: InputRequest, answer: Record<string, unknown>): boolean {
+  switch (request.method) {
+    case 'elicitation/create':
+      return ['accept', 'decline', 'cancel'].includes(answer.action as string) && (answer.content === undefined || isPlainObject(answer.content));
+    case 'sampling/createMessage':
+      return typeof answer.role === 'string' && typeof answer.model === 'string' && answer.content !== undefined;
+    case 'roots/list':
+      return Array.isArray(answer.roots);
+  }
+}
+
+/** The `inputResponses` of a retry: a map of objects, or -32602. Keys nobody asks for are ignored later. */
+function readResponses(value: unknown): Answers {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) throw new InvalidParamsError('"inputResponses" must be an object', { field: 'inputResponses' });
+  for (const [key, answer] of Object.entries(value)) {
+    if (!isPlainObject(answer)) throw new InvalidParamsError(`"inputResponses.${key}" must be an object`, { field: `inputResponses.${key}` });
+  }
+  return value as Answers;
+}
+
+/** The questions of one round and the answers it used. */
+class Round implements InputBroker {
+  readonly pending = new Map<string, InputRequest>();
+  readonly used: Answers = {};
+  readonly #known: Answers;
+  readonly #capabilities: Readonly<Record<string, unknown>>;
+
+  constructor(known: Answers, capabilities: Readonly<Record<string, unknown>>) {
+    this.#known = known;
+    this.#capabilities = capabilities;
+  }
+
+  ask(key: string, request: InputRequest): Promise<Record<string, unknown>> {
+    const answer = Object.hasOwn(this.#known, key) ? this.#known[key] : undefined;
+    if (answer !== undefined) {
+      if (!answers(request, answer)) {
+        return Promise.reject(new InvalidParamsError(`"inputResponses.${key}" is not an answer to ${request.method}`, { field: `inputResponses.${key}` }));
+      }
+      this.used[key] = answer;
+      return Promise.resolve(answer);
+    }
+    // Only what the client declared may be asked (basic/patterns/mrtr): -32021 otherwise.
+    const capability = CAPABILITY_OF[request.method];
+    if (!isPlainObject(this.#capabilities[capability])) return Promise.reject(new MissingClientCapabilityError([capability]));
+    this.pending.set(key, request);
+    return Promise.reject(new InputPendingError(`Waiting for the client's answer to "${key}"`));
+  }
+}
+
+/**
+ * Wraps a handler of a method that may ask for input. The result of a round
+ * that ended for want of answers is the InputRequiredResult; 2026-07-28's
+ * envelope adds `_meta` to it like to any result.
+ */
+export function withInput(method: string, handler: MethodHandler, codec: (ctx: Parameters<MethodHandler>[1]) => StateCodec): MethodHandler {
+  return async (params, ctx) => {
+    const state = codec(ctx);
+    const carried = params.requestState === undefined ? {} : await state.open(params.requestState, method, params);
+    const round = new Round({ ...carried, ...readResponses(params.inputResponses) }, ctx.client?.capabilities ?? {});
+    ctx.inputs = round;
+    try {
+      return await handler(params, ctx);
+    } catch (error) {
+      if (!(error instanceof InputPendingError) || round.pending.size === 0) throw error;
+      const result: Wire = {
+        resultType: 'input_required',
+        inputRequests: Object.fromEntries(round.pending),
+        requestState: await state.seal(method, params, { ...carried, ...round.used }),
+      };
+      return result;
+    }
+  };
+}
