@@ -1,17 +1,31 @@
 // The server the official MCP conformance suite runs against, built with
 // skillport's public API from the built package (dist/). It exposes the
 // fixture names the suite's scenarios ask for (prompts-*, resources-*,
-// completion-complete, sep-2164-resource-not-found) over Streamable HTTP.
+// completion-complete, sep-2164-resource-not-found, the tools-* scenarios
+// the library can serve, json-schema-2020-12, and the diagnostic hooks
+// test_trigger_tool_change and test_trigger_prompt_change of
+// server-stateless) over Streamable HTTP. Tools that need logging, progress,
+// sampling, elicitation, MRTR or x-mcp-header are not registered: the
+// library has none of these yet (see IN_SCOPE in run.mjs).
 //
 //   node test/conformance/fixture-server.mjs --http 127.0.0.1:0
 //
 // prints one line, {"url":"http://127.0.0.1:PORT/mcp"}, once it listens.
-// SIGUSR2 adds a prompt and updates test://watched-resource (the suite can
-// only trigger changes through tools, which skillport does not serve).
-// SIGTERM and SIGINT close the server gracefully.
+// SIGUSR2 adds a prompt and updates test://watched-resource, for manual
+// checks. SIGTERM and SIGINT close the server gracefully.
 import { parseArgs } from 'node:util';
 import { serveHttp } from '../../dist/http.js';
-import { createServer, definePrompt, defineResource, defineResourceTemplate, livePrompts, liveResources, ResourceNotFoundError } from '../../dist/index.js';
+import {
+  createServer,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  livePrompts,
+  liveResources,
+  liveTools,
+  ResourceNotFoundError,
+} from '../../dist/index.js';
 
 const { values } = parseArgs({ options: { http: { type: 'string', default: '127.0.0.1:0' }, stateless: { type: 'boolean', default: false } } });
 const match = /^(.*):(\d+)$/.exec(values.http);
@@ -94,7 +108,126 @@ const template = defineResourceTemplate({
   },
 });
 
+/** The shortest valid WAV file: a RIFF header, a PCM `fmt ` chunk (mono, 8 kHz, 8-bit) and one silent sample. */
+function wav() {
+  const bytes = Buffer.alloc(45);
+  bytes.write('RIFF', 0, 'ascii');
+  bytes.writeUInt32LE(bytes.length - 8, 4);
+  bytes.write('WAVEfmt ', 8, 'ascii');
+  bytes.writeUInt32LE(16, 16); // fmt chunk size
+  bytes.writeUInt16LE(1, 20); // PCM
+  bytes.writeUInt16LE(1, 22); // channels
+  bytes.writeUInt32LE(8000, 24); // sample rate
+  bytes.writeUInt32LE(8000, 28); // byte rate
+  bytes.writeUInt16LE(1, 32); // block align
+  bytes.writeUInt16LE(8, 34); // bits per sample
+  bytes.write('data', 36, 'ascii');
+  bytes.writeUInt32LE(1, 40);
+  bytes.writeUInt8(0x80, 44); // silence, for unsigned 8-bit PCM
+  return bytes.toString('base64');
+}
+
+// The tools the tools-* scenarios call, with the names, arguments and
+// content their descriptions ask for. test_simple_text comes first:
+// http-header-validation calls the first listed tool with no arguments.
+const baseTools = [
+  defineTool({ name: 'test_simple_text', description: 'Returns simple text content', call: () => 'This is a simple text response for testing.' }),
+  defineTool({
+    name: 'test_image_content',
+    description: 'Returns image content',
+    call: () => [{ type: 'image', data: PNG, mimeType: 'image/png' }],
+  }),
+  defineTool({
+    name: 'test_audio_content',
+    description: 'Returns audio content',
+    call: () => [{ type: 'audio', data: wav(), mimeType: 'audio/wav' }],
+  }),
+  defineTool({
+    name: 'test_embedded_resource',
+    description: 'Returns an embedded resource',
+    call: () => [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+  }),
+  defineTool({
+    name: 'test_multiple_content_types',
+    description: 'Returns text, image and an embedded resource',
+    call: () => [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      {
+        type: 'resource',
+        resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) },
+      },
+    ],
+  }),
+  defineTool({
+    name: 'test_error_handling',
+    description: 'Always fails, to test error reporting',
+    call: () => {
+      throw new Error('This tool intentionally returns an error for testing');
+    },
+  }),
+  // json-schema-2020-12: the listing must keep these keywords as written
+  // (SEP-1613: $schema, $defs, additionalProperties; SEP-2106: $anchor,
+  // allOf/anyOf, if/then/else). The schema is 0.2.0-alpha.12's, a superset
+  // of 0.1.16's.
+  defineTool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features',
+    inputSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: {
+        address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+      },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword; its value is an object, so no thenable
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+      additionalProperties: false,
+    },
+    call: ({ name }) => `Received ${name ?? 'no name'}`,
+  }),
+];
+
+// server-stateless's diagnostic hooks: each call changes the tool or the
+// prompt list (adds test_added_tool / test_added_prompt, or removes it
+// again), so every call is a real change that listen streams are told of.
+const addedTool = defineTool({ name: 'test_added_tool', description: 'Added by test_trigger_tool_change', call: () => 'added' });
+const addedPrompt = definePrompt({ name: 'test_added_prompt', description: 'Added by test_trigger_prompt_change', get: () => 'added' });
+let toolAdded = false;
+let promptAdded = false;
+const triggerTools = [
+  defineTool({
+    name: 'test_trigger_tool_change',
+    description: 'Adds or removes test_added_tool, so the tool list changes',
+    call: () => {
+      toolAdded = !toolAdded;
+      tools.set(currentTools());
+      return toolAdded ? 'Added test_added_tool' : 'Removed test_added_tool';
+    },
+  }),
+  defineTool({
+    name: 'test_trigger_prompt_change',
+    description: 'Adds or removes test_added_prompt, so the prompt list changes',
+    call: () => {
+      promptAdded = !promptAdded;
+      prompts.set(promptAdded ? [...basePrompts, addedPrompt] : basePrompts);
+      return promptAdded ? 'Added test_added_prompt' : 'Removed test_added_prompt';
+    },
+  }),
+];
+const currentTools = () => [...baseTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
+
 const prompts = livePrompts(basePrompts);
+const tools = liveTools(currentTools());
 const resources = liveResources({ resources: staticResources, templates: [template] });
 const logger = {
   debug() {},
@@ -108,6 +241,7 @@ const server = createServer({
   version: '1.0.0',
   description: 'The server the MCP conformance suite tests',
   prompts,
+  tools,
   resources,
   cache: { ttlMs: 0 },
   logger,
@@ -117,7 +251,8 @@ const http = await serveHttp(server, { host, port: Number(port), sessions: !valu
 process.stdout.write(`${JSON.stringify({ url: http.url.href })}\n`);
 
 process.on('SIGUSR2', () => {
-  prompts.set([...basePrompts, definePrompt({ name: 'test_added_prompt', description: 'Added on SIGUSR2', get: () => 'added' })]);
+  promptAdded = true;
+  prompts.set([...basePrompts, addedPrompt]);
   watchedVersion++;
   resources.updated('test://watched-resource');
 });
