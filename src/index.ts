@@ -6,12 +6,14 @@
 
 export { combinePrompts } from './core/combine.js';
 export type { Completer, CompletionSource } from './core/completers.js';
-export type { Awaitable, Logger, OutputLimits, RequestContext } from './core/context.js';
+export type { Awaitable, Logger, LogLevel, OutputLimits, RequestContext } from './core/context.js';
 // Context and model
 export { silentLogger } from './core/context.js';
 export type { CompletionProvider, Features } from './core/engine.js';
 // Errors
 export { isResourceNotFoundError, isToolArgumentsError, OutputLimitError, ResourceNotFoundError, ToolArgumentsError } from './core/errors.js';
+export type { ElicitResult, InputRequest, InputResponse } from './core/input.js';
+export { InputPendingError, isMissingClientCapabilityError, MissingClientCapabilityError } from './core/input.js';
 export type {
   Annotations,
   AudioContent,

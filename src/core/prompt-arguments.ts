@@ -45,7 +45,13 @@ export async function requiredArguments(
     const field: Record<string, unknown> = { type: 'string', title: argument.title ?? argument.name };
     if (argument.description !== undefined) field.description = argument.description;
     const offered = await values(argument.name).catch(() => undefined);
-    if (offered && offered.values.length > 0 && offered.values.length <= ENUM_MAX && !offered.hasMore && (offered.total ?? offered.values.length) === offered.values.length) {
+    if (
+      offered &&
+      offered.values.length > 0 &&
+      offered.values.length <= ENUM_MAX &&
+      !offered.hasMore &&
+      (offered.total ?? offered.values.length) === offered.values.length
+    ) {
       field.enum = offered.values;
     }
     properties[argument.name] = field;

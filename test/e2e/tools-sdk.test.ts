@@ -170,4 +170,24 @@ describe('SDK v2 pinned to 2026-07-28', () => {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     await journey(client, true);
   });
+
+  it('answers input-required results through its elicitation handler: a tool, and a prompt missing an argument', async () => {
+    const { url } = await startHttp();
+    const client = new ClientV2(
+      { name: 'sdk-v2-http', version: '2.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      const wants = Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties);
+      return { action: 'accept', content: wants.includes('language') ? { language: 'rust' } : { name: 'Grace' } };
+    });
+    await client.connect(new HttpV2(url));
+    closers.push(() => client.close());
+    expect((await client.callTool({ name: 'ask_name' })).content).toEqual([{ type: 'text', text: 'Hello, Grace.' }]);
+    const prompt = await client.getPrompt({ name: 'review', arguments: { code: 'fn main() {}' } });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Review this rust: fn main() {}' });
+    expect(asked).toEqual(['What is your name?', 'Code review needs language.']);
+  });
 });

@@ -184,3 +184,92 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
     expect(names).toContain('added');
   });
 });
+
+describe('input-required requests', () => {
+  const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+  const can = (capabilities: Message): Message => ({ ...modern()._meta, [CAPABILITIES]: capabilities });
+
+  it('on 2026-07-28: asks with an InputRequiredResult and completes on the retry', { tags: ['schema'] }, async () => {
+    const REV = '2026-07-28';
+    client = new RawStdioClient(FIXTURE);
+    const c = client;
+    const ask = await c.request('tools/call', { name: 'ask_name', _meta: can({ elicitation: {} }) });
+    expectSchema(REV, 'JSONRPCResultResponse', ask);
+    expectSchema(REV, 'InputRequiredResult', ask.result);
+    expect(ask.result).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+    expect(typeof ask.result.requestState).toBe('string');
+    const answer = { user_name: { action: 'accept', content: { name: 'Ada' } } };
+    const done = await c.request('tools/call', {
+      name: 'ask_name',
+      _meta: can({ elicitation: {} }),
+      inputResponses: answer,
+      requestState: ask.result.requestState,
+    });
+    expectSchema(REV, 'CallToolResult', done.result);
+    expect(done.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ada.' }] });
+    // The state is bound to its request and cannot be altered.
+    const tampered = await c.request('tools/call', {
+      name: 'ask_name',
+      _meta: can({ elicitation: {} }),
+      inputResponses: answer,
+      requestState: `${ask.result.requestState}-TAMPERED`,
+    });
+    expectSchema(REV, 'JSONRPCErrorResponse', tampered);
+    expect(tampered.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    // A client without elicitation is asked through sampling, as the tool falls back.
+    const sampling = await c.request('tools/call', { name: 'ask_name', _meta: can({ sampling: {} }) });
+    expectSchema(REV, 'InputRequiredResult', sampling.result);
+    expect(Object.values(sampling.result.inputRequests).map((r) => (r as Message).method)).toEqual(['sampling/createMessage']);
+    // Answers that are no answers never complete the request.
+    for (const bad of [12345, null, { action: 'maybe' }]) {
+      const refused = await c.request('tools/call', { name: 'ask_name', _meta: can({ elicitation: {} }), inputResponses: { user_name: bad } });
+      expect(refused.error?.code, JSON.stringify(refused)).toBe(-32602);
+    }
+    // An answer under a key nobody asked for is ignored: the question is asked again.
+    const again = await c.request('tools/call', { name: 'ask_name', _meta: can({ elicitation: {} }), inputResponses: { other: { action: 'accept' } } });
+    expect(again.result.resultType).toBe('input_required');
+
+    // A prompt's missing required argument is asked with a form; a client that cannot ask gets -32602.
+    const form = await c.request('prompts/get', { name: 'review', arguments: { code: 'x := 1' }, _meta: can({ elicitation: {} }) });
+    expectSchema(REV, 'InputRequiredResult', form.result);
+    const question = form.result.inputRequests.prompt_arguments;
+    expectSchema(REV, 'ElicitRequest', question);
+    expect(question.params.requestedSchema).toEqual({
+      type: 'object',
+      properties: { language: { type: 'string', title: 'language', description: 'Language of the code', enum: ['go', 'python', 'rust'] } },
+      required: ['language'],
+    });
+    const got = await c.request('prompts/get', {
+      name: 'review',
+      arguments: { code: 'x := 1' },
+      _meta: can({ elicitation: {} }),
+      inputResponses: { prompt_arguments: { action: 'accept', content: { language: 'go' } } },
+      requestState: form.result.requestState,
+    });
+    expectSchema(REV, 'GetPromptResult', got.result);
+    expect(got.result.messages[0].content.text).toBe('Review this go: x := 1');
+    const declined = await c.request('prompts/get', {
+      name: 'review',
+      arguments: { code: 'x' },
+      _meta: can({ elicitation: {} }),
+      inputResponses: { prompt_arguments: { action: 'decline' } },
+    });
+    expect(declined.error?.code).toBe(-32602);
+    const cannot = await c.request('prompts/get', { name: 'review', arguments: { code: 'x' }, _meta: can({}) });
+    expect(cannot.error).toMatchObject({ code: -32602, data: { name: 'review', argument: 'language' } });
+
+    // A tool that needs what the client did not declare: -32021 naming it.
+    const missing = await c.request('tools/call', { name: 'ask_name', _meta: can({}) });
+    expectSchema(REV, 'MissingRequiredClientCapabilityError', missing);
+    expect(missing.error.data).toEqual({ requiredCapabilities: { sampling: {} } });
+  });
+
+  it.each(['2025-06-18', '2025-11-25'] as const)('on %s sessions: a missing prompt argument is still -32602', { tags: ['schema'] }, async (revision) => {
+    client = new RawStdioClient(FIXTURE);
+    await client.request('initialize', { protocolVersion: revision, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } });
+    client.notify('notifications/initialized');
+    const response = await client.request('prompts/get', { name: 'review', arguments: { code: 'x' } });
+    expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', response);
+    expect(response.error).toMatchObject({ code: -32602, data: { name: 'review', argument: 'language' } });
+  });
+});

@@ -50,10 +50,10 @@ function literals(): Array<{ where: string; source: string; flags: string }> {
 }
 
 /** What recheck says of each pattern that it cannot show to be linear. */
-function unsafe(patterns: ReadonlyArray<{ where: string; source: string; flags: string }>): string[] {
+function unsafe(patterns: ReadonlyArray<{ where: string; source: string; flags: string }>, timeout = 20_000): string[] {
   const problems: string[] = [];
   for (const { where, source, flags } of patterns) {
-    const result = checkSync(source, flags, { timeout: 20_000 });
+    const result = checkSync(source, flags, { timeout });
     if (result.status === 'vulnerable') problems.push(`${where} /${source}/${flags}: ${result.complexity.summary}, e.g. ${result.attack.pattern}`);
     else if (result.status === 'unknown') problems.push(`${where} /${source}/${flags}: not decided (${result.error.kind})`);
   }
@@ -84,7 +84,8 @@ describe('regular expressions over untrusted text', () => {
     expect(patterns.length).toBeGreaterThan(10);
     // The module names each pattern after its format; the unsafe ones are those this project does not assert.
     const unasserted = [...UNASSERTED_FORMATS].map((format) => `${format.toUpperCase().replace(/-/g, '_')}_`);
-    expect(unsafe(patterns).map((problem) => problem.split(' ')[0])).toEqual(unasserted);
+    // The validator's URI patterns are long: recheck gets more time for them on a busy machine.
+    expect(unsafe(patterns, 60_000).map((problem) => problem.split(' ')[0])).toEqual(unasserted);
     // And they are not asserted: any string passes.
     const tool = compileSchema({ type: 'object', properties: { u: { type: 'string', format: 'url' } } }, 't', 'inputSchema');
     expect(await tool.validate({ u: `ftp://192.168.2.04${'8172.30.3.453'.repeat(27)}\u0000` })).toMatchObject({ ok: true });
