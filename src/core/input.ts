@@ -34,6 +34,27 @@ export const CAPABILITY_OF: Readonly<Record<InputRequest['method'], string>> = O
 });
 
 /**
+ * Whether `answer` is a well-formed answer to `request` (the schema's
+ * InputResponse union): the client's reply is untrusted input like any other
+ * (conformance `input-required-result-validate-input` sends 12345 and null).
+ */
+export function isAnswerTo(request: InputRequest, answer: unknown): answer is Record<string, unknown> {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return false;
+  const reply = answer as Record<string, unknown>;
+  switch (request.method) {
+    case 'elicitation/create':
+      return (
+        ['accept', 'decline', 'cancel'].includes(reply.action as string) &&
+        (reply.content === undefined || (typeof reply.content === 'object' && reply.content !== null && !Array.isArray(reply.content)))
+      );
+    case 'sampling/createMessage':
+      return typeof reply.role === 'string' && typeof reply.model === 'string' && reply.content !== undefined;
+    case 'roots/list':
+      return Array.isArray(reply.roots);
+  }
+}
+
+/**
  * Thrown by `ctx.input` when the answer is not there yet and the request must
  * end now so the client can answer (2026-07-28). A handler lets it pass; the
  * server turns it into the request's InputRequiredResult.

@@ -57,7 +57,7 @@ export type JsonRpcOutgoing = JsonRpcResponse | JsonRpcNotification;
 export type Classified =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }
-  | { kind: 'response'; id: RequestId | null }
+  | { kind: 'response'; id: RequestId | null; result?: Record<string, unknown>; error?: JsonRpcErrorObject }
   | { kind: 'invalid'; id: RequestId | null; reason: string };
 
 /** MCP narrows JSON-RPC ids to strings and integers (schema `RequestId`); 1.5 is not one. */
@@ -87,7 +87,13 @@ export function classify(value: unknown): Classified {
     return { kind: 'invalid', id, reason: 'The jsonrpc member must be "2.0"' };
   }
   if (!('method' in value)) {
-    if ('result' in value || 'error' in value) return { kind: 'response', id };
+    if ('result' in value || 'error' in value) {
+      // Kept for the server's own requests to the client (elicitation, sampling, roots), which await it.
+      const response: Classified = { kind: 'response', id };
+      if (isPlainObject(value.result)) response.result = value.result;
+      else if (isPlainObject(value.error)) response.error = value.error as unknown as JsonRpcErrorObject;
+      return response;
+    }
     return { kind: 'invalid', id, reason: 'A message needs a method, a result or an error' };
   }
   if (typeof value.method !== 'string') {

@@ -60,7 +60,7 @@ export type Scope = 'stateless' | 'session' | 'initialize' | 'sessionless';
 export type Resolved =
   | { kind: 'request'; scope: Scope; request: JsonRpcRequest; revision: Revision; facts: RequestFacts }
   | { kind: 'notification'; scope: Exclude<Scope, 'initialize'>; notification: JsonRpcNotification }
-  | { kind: 'response'; scope: 'session' | 'sessionless' }
+  | { kind: 'response'; scope: 'session' | 'sessionless'; response: Extract<Classified, { kind: 'response' }> }
   | { kind: 'answer'; response: JsonRpcResponse; status: number };
 
 /** The facts of a request that asks for nothing (shared: never mutated). */
@@ -136,7 +136,7 @@ function resolveSession(classified: Exclude<Classified, { kind: 'invalid' }>, { 
     if (refused) return answer(refused, HTTP_BAD_REQUEST);
   }
   const scope = session ? 'session' : 'sessionless';
-  if (classified.kind === 'response') return { kind: 'response', scope };
+  if (classified.kind === 'response') return { kind: 'response', scope, response: classified };
   if (classified.kind === 'notification') return { kind: 'notification', scope, notification: classified.message };
   const request = classified.message;
   if (request.method === 'initialize') {

@@ -141,6 +141,12 @@ export interface Revision {
   encodeEvent(event: EngineEvent): JsonRpcNotification | undefined;
   /** The notification for something a handler reports about its request. */
   encodeRequestEvent(event: RequestEvent): JsonRpcNotification;
+  /**
+   * A question for the client as this revision sends it as a request of its
+   * own (session revisions); absent where questions travel otherwise
+   * (2026-07-28: in an InputRequiredResult).
+   */
+  encodeInputRequest?(request: InputRequest): { method: string; params: Record<string, unknown> };
 }
 
 /** Whether `text` takes more than `max` bytes in UTF-8, counted without encoding it. */

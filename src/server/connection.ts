@@ -24,6 +24,7 @@ import {
 } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
+import { Outgoing, sessionBroker } from './outgoing.js';
 
 /** Where a connection writes what it sends unprompted (notifications). */
 export interface Peer {
@@ -33,6 +34,12 @@ export interface Peer {
    * sends it there (2025-06-18 basic/transports §Sending Messages).
    */
   send(message: JsonRpcOutgoing, relatedTo?: RequestId): void;
+  /**
+   * Whether the server's own requests (elicitation, sampling, roots on
+   * session revisions) reach the client and its responses come back through
+   * `receive` or `handle`: true for stdio and HTTP sessions.
+   */
+  readonly carriesRequests?: boolean;
 }
 
 /** Why a connection closes: the peer went away, or the server is shutting down. */
@@ -75,6 +82,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
   const inFlight = new Map<RequestId, InFlight>();
   let session: LegacySession | undefined;
   let stopEvents: (() => void) | undefined;
+  const outgoing = peer.carriesRequests ? new Outgoing(peer) : undefined;
   const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
 
   function startSession(revision: Revision, params: Record<string, unknown>): LegacySession {
@@ -116,6 +124,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`));
     }
     const entry = new InFlight(shared, request.id, legacy, revision, facts);
+    if (legacy && outgoing) entry.inputs = sessionBroker(outgoing, legacy, revision, request.id);
     inFlight.set(request.id, entry);
     let pending: Promise<Record<string, unknown>>;
     try {
@@ -136,6 +145,8 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       return errorResponse(entry.id, wire.code, wire.message, wire.data);
     } finally {
       inFlight.delete(entry.id);
+      // Questions the handler left unanswered are of no use any more.
+      outgoing?.abandon(entry.id, new Error('The request ended'), true);
     }
   }
 
@@ -145,8 +156,8 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       case 'answer':
         return Promise.resolve(resolved.response);
       case 'response':
-        // This server sends no requests, so there is nothing to match a response to.
-        logger.debug('Ignored a response message');
+        // The answer to a question of the server's; anything else has nothing to match.
+        if (!outgoing?.answer(resolved.response)) logger.debug('Ignored a response message');
         return Promise.resolve(undefined);
       case 'notification':
         handleNotification(resolved.notification);
@@ -185,6 +196,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
         // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
         if (!entry) return;
         entry.cancel(params.reason ?? 'cancelled');
+        outgoing?.abandon(entry.id, new Error('The request was cancelled'), true);
         return;
       }
       default:
@@ -206,6 +218,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       if (reason === 'shutdown') return;
       shared.closed = true;
       for (const entry of inFlight.values()) entry.cancel(reason);
+      outgoing?.abandon(undefined, new Error('The connection closed'), false);
       stopEvents?.();
       stopEvents = undefined;
     },

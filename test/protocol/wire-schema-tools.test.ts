@@ -264,12 +264,50 @@ describe('input-required requests', () => {
     expect(missing.error.data).toEqual({ requiredCapabilities: { sampling: {} } });
   });
 
-  it.each(['2025-06-18', '2025-11-25'] as const)('on %s sessions: a missing prompt argument is still -32602', { tags: ['schema'] }, async (revision) => {
+  it.each(['2025-06-18', '2025-11-25'] as const)('on %s sessions: asks the client with requests of its own', { tags: ['schema'] }, async (revision) => {
     client = new RawStdioClient(FIXTURE);
-    await client.request('initialize', { protocolVersion: revision, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } });
-    client.notify('notifications/initialized');
-    const response = await client.request('prompts/get', { name: 'review', arguments: { code: 'x' } });
-    expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', response);
-    expect(response.error).toMatchObject({ code: -32602, data: { name: 'review', argument: 'language' } });
+    const c = client;
+    await c.request('initialize', { protocolVersion: revision, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } });
+    c.notify('notifications/initialized');
+    c.send({ jsonrpc: '2.0', id: 'get', method: 'prompts/get', params: { name: 'review', arguments: { code: 'x' } } });
+    const question = await c.waitFor((m) => m.method === 'elicitation/create');
+    expectSchema(revision, 'ElicitRequest', question);
+    // 2025-06-18 elicitation has no mode; 2025-11-25 names form mode.
+    expect('mode' in question.params).toBe(revision !== '2025-06-18');
+    expect(question.params.requestedSchema.properties.language.enum).toEqual(['go', 'python', 'rust']);
+    c.send({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { language: 'rust' } } });
+    const got = await c.waitFor((m) => m.id === 'get');
+    expectSchema(revision, 'GetPromptResult', got.result);
+    expect(got.result.messages[0].content.text).toBe('Review this rust: x');
+
+    // An answer that is no answer fails the request; the client's own error too.
+    c.send({ jsonrpc: '2.0', id: 'tool', method: 'tools/call', params: { name: 'ask_name' } });
+    const second = await c.waitFor((m) => m.method === 'elicitation/create' && m.id !== question.id);
+    c.send({ jsonrpc: '2.0', id: second.id, result: { action: 'maybe' } });
+    const failed = await c.waitFor((m) => m.id === 'tool');
+    expect(failed.error?.code, JSON.stringify(failed)).toBe(-32603);
+
+    // A cancelled request's question is withdrawn.
+    c.send({ jsonrpc: '2.0', id: 'gone', method: 'tools/call', params: { name: 'ask_name' } });
+    const third = await c.waitFor((m) => m.method === 'elicitation/create' && m.id !== question.id && m.id !== second.id);
+    c.notify('notifications/cancelled', { requestId: 'gone' });
+    const withdrawn = await c.waitFor((m) => m.method === 'notifications/cancelled');
+    expectSchema(revision, 'CancelledNotification', withdrawn);
+    expect(withdrawn.params.requestId).toBe(third.id);
   });
+
+  it.each(['2025-06-18', '2025-11-25'] as const)(
+    'on %s sessions: a client that cannot elicit gets -32602 for a missing argument',
+    { tags: ['schema'] },
+    async (revision) => {
+      client = new RawStdioClient(FIXTURE);
+      await initialize(client, revision);
+      const response = await client.request('prompts/get', { name: 'review', arguments: { code: 'x' } });
+      expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', response);
+      expect(response.error).toMatchObject({ code: -32602, data: { name: 'review', argument: 'language' } });
+      // A tool that needs what the session did not declare: an invalid request naming it.
+      const missing = await client.request('tools/call', { name: 'ask_name' });
+      expect(missing.error).toMatchObject({ code: -32600, data: { requiredCapabilities: { sampling: {} } } });
+    },
+  );
 });

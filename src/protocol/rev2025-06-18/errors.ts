@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../../core/context.js';
 import { isResourceNotFoundError, isToolArgumentsError } from '../../core/errors.js';
+import { isMissingClientCapabilityError } from '../../core/input.js';
 import { ErrorCode, isProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
 
@@ -22,6 +23,10 @@ export function encodeErrorWith(resourceNotFoundCode: number) {
     // later revisions answer them with a tool result before they get here.
     if (isToolArgumentsError(error)) {
       return { code: ErrorCode.InvalidParams, message: error.message, data: { name: error.tool, issues: error.issues } };
+    }
+    // 2025 revisions define no code for it (2026-07-28's -32021): the request asks what this client cannot give.
+    if (isMissingClientCapabilityError(error)) {
+      return { code: ErrorCode.InvalidRequest, message: error.message, data: { requiredCapabilities: Object.fromEntries(error.required.map((c) => [c, {}])) } };
     }
     if (isResourceNotFoundError(error)) {
       return { code: resourceNotFoundCode, message: error.message, data: { uri: error.uri } };

@@ -5,7 +5,7 @@
 import type { Revision } from '../revision.js';
 import { SHAPE_2025_06_18 } from './encode.js';
 import { encodeError } from './errors.js';
-import { legacyEvent, legacyHandlers, requestEvent } from './registry.js';
+import { inputRequestWith, legacyEvent, legacyHandlers, requestEvent } from './registry.js';
 
 export const VERSION = '2025-06-18';
 
@@ -15,6 +15,7 @@ export const revision: Revision = {
   encodeError,
   encodeEvent: legacyEvent,
   encodeRequestEvent: requestEvent,
+  encodeInputRequest: inputRequestWith(false),
 };
 
 // What later revisions build on.
@@ -31,4 +32,4 @@ export {
   type Shape,
 } from './encode.js';
 export { encodeError, encodeErrorWith } from './errors.js';
-export { legacyEvent, legacyHandlers, requestEvent, requireLogLevel, sharedHandlers } from './registry.js';
+export { inputRequestWith, legacyEvent, legacyHandlers, requestEvent, requireLogLevel, sharedHandlers } from './registry.js';

@@ -6,6 +6,7 @@
 import { LOG_LEVELS, type LogLevel } from '../../core/context.js';
 import type { EngineEvent } from '../../core/engine.js';
 import { isToolArgumentsError } from '../../core/errors.js';
+import type { InputRequest } from '../../core/input.js';
 import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate, Tool } from '../../core/model.js';
 import type { Page } from '../../core/paginate.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
@@ -188,6 +189,19 @@ export function requestEvent(event: RequestEvent): JsonRpcNotification {
   if (event.total !== undefined) params.total = event.total;
   if (event.message !== undefined) params.message = event.message;
   return { jsonrpc: '2.0', method: 'notifications/progress', params };
+}
+
+/**
+ * A question for the client as a request of the server's own (2025-06-18
+ * client/elicitation, client/sampling, client/roots). 2025-06-18's
+ * elicitation has no `mode` (form is all there is; 2025-11-25 adds it).
+ */
+export function inputRequestWith(modes: boolean): (request: InputRequest) => { method: string; params: Record<string, unknown> } {
+  return (request) => {
+    const params: Record<string, unknown> = { ...(request.params ?? {}) };
+    if (request.method === 'elicitation/create' && !modes) delete params.mode;
+    return { method: request.method, params };
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * templates, resource links and the implementation, and `description` /
  * `websiteUrl` on the implementation (2025-11-25 changelog).
  */
-import { encodeError, legacyEvent, legacyHandlers, requestEvent, type Shape } from '../rev2025-06-18/index.js';
+import { encodeError, inputRequestWith, legacyEvent, legacyHandlers, requestEvent, type Shape } from '../rev2025-06-18/index.js';
 import type { Revision } from '../revision.js';
 
 export const VERSION = '2025-11-25';
@@ -17,6 +17,7 @@ export const revision: Revision = {
   encodeError,
   encodeEvent: legacyEvent,
   encodeRequestEvent: requestEvent,
+  encodeInputRequest: inputRequestWith(true),
 };
 
 // What 2026-07-28 builds on, passed through so it imports only this revision.

@@ -7,7 +7,7 @@
  * again from the start, now finding its answers. Only prompts/get,
  * resources/read and tools/call may answer this way.
  */
-import { CAPABILITY_OF, InputPendingError, type InputRequest, MissingClientCapabilityError } from '../../core/input.js';
+import { CAPABILITY_OF, InputPendingError, type InputRequest, isAnswerTo, MissingClientCapabilityError } from '../../core/input.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/messages.js';
 import type { InputBroker, MethodHandler, Wire } from '../revision.js';
@@ -17,22 +17,6 @@ type Answers = Record<string, Record<string, unknown>>;
 
 /** The methods that may answer with an InputRequiredResult (basic/patterns/mrtr). */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(['prompts/get', 'resources/read', 'tools/call']);
-
-/**
- * Whether `answer` is a well-formed answer to `request` (the InputResponse
- * union of the schema): the client's reply is untrusted input like any other
- * (conformance `input-required-result-validate-input` sends 12345 and null).
- */
-function answers(request: InputRequest, answer: Record<string, unknown>): boolean {
-  switch (request.method) {
-    case 'elicitation/create':
-      return ['accept', 'decline', 'cancel'].includes(answer.action as string) && (answer.content === undefined || isPlainObject(answer.content));
-    case 'sampling/createMessage':
-      return typeof answer.role === 'string' && typeof answer.model === 'string' && answer.content !== undefined;
-    case 'roots/list':
-      return Array.isArray(answer.roots);
-  }
-}
 
 /** The `inputResponses` of a retry: a map of objects, or -32602. Keys nobody asks for are ignored later. */
 function readResponses(value: unknown): Answers {
@@ -59,7 +43,7 @@ class Round implements InputBroker {
   ask(key: string, request: InputRequest): Promise<Record<string, unknown>> {
     const answer = Object.hasOwn(this.#known, key) ? this.#known[key] : undefined;
     if (answer !== undefined) {
-      if (!answers(request, answer)) {
+      if (!isAnswerTo(request, answer)) {
         return Promise.reject(new InvalidParamsError(`"inputResponses.${key}" is not an answer to ${request.method}`, { field: `inputResponses.${key}` }));
       }
       this.used[key] = answer;

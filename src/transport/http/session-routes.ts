@@ -70,10 +70,9 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
   function post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
     if (session) {
       session.lastActive = Date.now();
-      // Notifications and responses: 202 with no body (2025-06-18 basic/transports §Sending Messages).
-      // This server sends no requests, so a response has nothing to answer.
-      if (resolved.kind === 'notification') return session.connection.handle(resolved).then(accepted);
-      if (resolved.kind !== 'request') return accepted();
+      // Notifications and responses (the answers to the server's own questions) go to the
+      // session, and get 202 with no body (2025-06-18 basic/transports §Sending Messages).
+      if (resolved.kind !== 'request') return session.connection.handle(resolved).then(accepted);
       return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept);
     }
     if (resolved.kind === 'request' && resolved.scope === 'initialize') return initialize(resolved, accept);

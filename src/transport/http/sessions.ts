@@ -93,6 +93,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         lastActive: now(),
         backlog,
         connection: server.connect({
+          carriesRequests: true,
           send(message, relatedTo) {
             // A request's own notifications go on its answer (2025-06-18
             // basic/transports §Sending Messages to the Server); everything a

@@ -116,7 +116,7 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     output.write(`${parts.tail}\n`);
   }
 
-  const connection = server.connect({ send: write });
+  const connection = server.connect({ send: write, carriesRequests: true });
   // Stopped by stdin's end or error, or by shutdown(): the drain of transport/lifecycle.ts.
   const lifecycle = createLifecycle(async () => {
     // Nothing more is read: what arrives from now on is not taken on (stdin is simply not read).
@@ -260,9 +260,21 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     pump();
   }
 
+  /**
+   * A response skips the line too: it answers a question of the server's
+   * (elicitation, sampling, roots) that a running request waits for, and with
+   * every slot taken by such requests it would otherwise wait for ever.
+   */
+  function answerNow(message: unknown): boolean {
+    if (typeof message !== 'object' || message === null || 'method' in message || !('id' in message)) return false;
+    if (!('result' in message) && !('error' in message)) return false;
+    void connection.receive(message).catch((error: unknown) => logger.error('Unexpected failure while handling a message', error));
+    return true;
+  }
+
   function onLine(text: string): void {
     const parsed = parseMessage(text, server.limits.maxJsonDepth);
-    if (parsed.ok && cancelNow(parsed.value)) return;
+    if (parsed.ok && (cancelNow(parsed.value) || answerNow(parsed.value))) return;
     enqueue(parsed.ok ? { message: parsed.value, bytes: text.length } : { reply: parsed.response, bytes: text.length });
   }
 

@@ -1,0 +1,86 @@
+/**
+ * The server's own requests to a client in a session (2025-06-18
+ * client/elicitation, client/sampling, client/roots): how a handler's
+ * `ctx.input` is carried on the session revisions. Each question is a
+ * request with an id of the server's, sent on the stream of the request that
+ * asks (over HTTP, its SSE answer); the client's response settles it. A
+ * question outlives neither the request that asked it nor the connection.
+ */
+import { CAPABILITY_OF, type InputRequest, isAnswerTo, MissingClientCapabilityError } from '../core/input.js';
+import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
+import type { JsonRpcErrorObject, RequestId } from '../jsonrpc/messages.js';
+import type { InputBroker, LegacySession, Revision } from '../protocol/index.js';
+import type { Peer } from './connection.js';
+
+interface Question {
+  readonly request: InputRequest;
+  /** The client request that asked it. */
+  readonly owner: RequestId;
+  resolve(answer: Record<string, unknown>): void;
+  reject(error: unknown): void;
+}
+
+/** The questions of one connection. */
+export class Outgoing {
+  readonly #peer: Peer;
+  readonly #pending = new Map<RequestId, Question>();
+  #next = 1;
+
+  constructor(peer: Peer) {
+    this.#peer = peer;
+  }
+
+  /** Asks the client on behalf of request `owner`; resolves with its validated answer. */
+  ask(owner: RequestId, request: InputRequest, wire: { method: string; params: Record<string, unknown> }): Promise<Record<string, unknown>> {
+    // Ids of the server's own space; a client's ids are another one (JSON-RPC: each side numbers its requests).
+    const id = `skillport-${this.#next++}`;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { request, owner, resolve, reject });
+      this.#peer.send({ jsonrpc: '2.0', id, method: wire.method, params: wire.params }, owner);
+    });
+  }
+
+  /** Settles the question a response answers. False when it answers none (unknown or already settled id). */
+  answer(response: { id: RequestId | null; result?: Record<string, unknown>; error?: JsonRpcErrorObject }): boolean {
+    const question = response.id === null ? undefined : this.#pending.get(response.id);
+    if (!question || response.id === null) return false;
+    this.#pending.delete(response.id);
+    if (response.result !== undefined && isAnswerTo(question.request, response.result)) question.resolve(response.result);
+    else {
+      const why = response.error
+        ? `answered ${question.request.method} with error ${response.error.code}: ${response.error.message}`
+        : `sent no valid answer to ${question.request.method}`;
+      question.reject(new ProtocolError(ErrorCode.InternalError, `The client ${why}`));
+    }
+    return true;
+  }
+
+  /**
+   * Drops the questions of request `owner` (it was cancelled or ended), or
+   * every question (`owner` undefined: the connection closed), telling the
+   * client that they no longer need an answer (2025-06-18 utilities/cancellation).
+   */
+  abandon(owner: RequestId | undefined, reason: unknown, tell: boolean): void {
+    for (const [id, question] of this.#pending) {
+      if (owner !== undefined && question.owner !== owner) continue;
+      this.#pending.delete(id);
+      question.reject(reason);
+      if (tell)
+        this.#peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'The request that asked was cancelled' } });
+    }
+  }
+}
+
+/** A session request's `ctx.input`: only what the client declared, sent in the session revision's words. */
+export function sessionBroker(outgoing: Outgoing, session: LegacySession, revision: Revision, owner: RequestId): InputBroker | undefined {
+  const encode = revision.encodeInputRequest;
+  if (!encode) return undefined;
+  return {
+    ask(_key, request) {
+      const capability = CAPABILITY_OF[request.method];
+      const declared = session.clientCapabilities[capability];
+      if (typeof declared !== 'object' || declared === null) return Promise.reject(new MissingClientCapabilityError([capability]));
+      return outgoing.ask(owner, request, encode(request));
+    },
+  };
+}
