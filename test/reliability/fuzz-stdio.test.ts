@@ -10,22 +10,10 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RevisionName } from '../_schema.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { isModernShaped, modern } from '../_wire.js';
 import { type Era, fuzzCase } from './_fuzz.js';
-import {
-  BIN,
-  FIXTURE,
-  GUARD,
-  isModernShaped,
-  LineClient,
-  type Message,
-  MiB,
-  memoryFlat,
-  modern,
-  responseProblems,
-  rssOf,
-  SOAK,
-  VALID_SKILLS,
-} from './_harness.js';
+import { BIN, FIXTURE, GUARD, type Message, MiB, memoryFlat, responseProblems, rssOf, SOAK, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const TARGETS = [
@@ -56,7 +44,7 @@ function readAsServer(line: Buffer): unknown {
 
 /** Drives one process: sends batches, validates everything it writes, probes for liveness. */
 class StdioFuzzTarget {
-  readonly client: LineClient;
+  readonly client: RawStdioClient;
   readonly problems: string[] = [];
   /** What was sent under each id: a reply may answer any of them (ids repeat on purpose). */
   readonly sent = new Map<string, Array<{ method: string; modern: boolean }>>();
@@ -67,7 +55,7 @@ class StdioFuzzTarget {
   readonly revision: RevisionName;
 
   constructor(script: string, args: readonly string[], revision: RevisionName) {
-    this.client = new LineClient(script, [...args]);
+    this.client = RawStdioClient.spawn(script, [...args]);
     this.revision = revision;
   }
 
@@ -112,7 +100,7 @@ class StdioFuzzTarget {
   }
 
   check(): void {
-    const { messages } = this.client;
+    const messages = this.client.received;
     for (; this.#checked < messages.length; this.#checked++) {
       const m = messages[this.#checked] as Message;
       if (!('id' in m)) {
