@@ -1,43 +1,71 @@
 /**
- * Helpers for the Streamable HTTP tests: one `Target` interface over the
- * web handler in-process and over a real node:http server, so the same
- * behavioural suite runs against both and the adapter cannot drift; plus
- * request builders and an incremental SSE reader.
+ * The raw Streamable HTTP client: one `RawHttpClient` over the web handler
+ * in-process and over a real node:http server, so the same behavioural suite
+ * runs against both and the adapter cannot drift; request builders (the
+ * 2026-07-28 headers beside the `_meta` of test/_wire.ts); an incremental SSE
+ * reader; and `httpSend`, the buffered exchange with a server in another
+ * process. Both node:http paths go out through one `nodeRequest`.
  */
-import { request as httpRequest } from 'node:http';
+import { type Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { createHttpHandler, type HttpHandler, type HttpOptions, serveHttp } from '../src/http.js';
 import type { Server } from '../src/index.js';
+import { type Message, MODERN_VERSION, modernMeta } from './_wire.js';
 
-export type Message = Record<string, any>;
+export type { Message } from './_wire.js';
 
-/** Something that answers HTTP requests for a server. */
-export interface Target {
+/** What goes out through node:http. */
+interface NodeRequestOptions {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer | undefined;
+  agent?: Agent | false | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** One request through node:http (not fetch, so tests can send any Host header and use their own agents). */
+function nodeRequest(url: URL | string, options: NodeRequestOptions): { request: ClientRequest; response: Promise<IncomingMessage> } {
+  const { method, headers, body, agent, signal } = options;
+  let request!: ClientRequest;
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    request = httpRequest(url, { method, headers, ...(agent !== undefined ? { agent } : {}), ...(signal ? { signal } : {}) }, resolve);
+    request.on('error', reject);
+    request.end(body);
+  });
+  return { request, response };
+}
+
+/** A client of one MCP endpoint: the web handler in-process, or a node:http server on 127.0.0.1. */
+export class RawHttpClient {
   /** Base URL of the MCP endpoint (a real one for node, a synthetic one in-process). */
   readonly url: URL;
-  fetch(request: Request): Promise<Response>;
-  close(): Promise<void>;
-}
+  readonly #fetch: (request: Request) => Promise<Response>;
+  readonly #close: () => Promise<void>;
 
-/** The handler called directly with web Requests. */
-export async function inProcessTarget(server: Server, options: HttpOptions = {}): Promise<Target> {
-  const handler: HttpHandler = createHttpHandler(server, options);
-  return {
-    url: new URL(options.path ?? '/mcp', 'http://127.0.0.1:8080'),
-    fetch: (request) => handler.fetch(request),
-    close: () => handler.close(),
-  };
-}
+  private constructor(url: URL, fetch: (request: Request) => Promise<Response>, close: () => Promise<void>) {
+    this.url = url;
+    this.#fetch = fetch;
+    this.#close = close;
+  }
 
-/**
- * A real node:http server on an ephemeral 127.0.0.1 port. Requests go out
- * through node:http (not fetch), so tests can send any Host header.
- */
-export async function nodeTarget(server: Server, options: HttpOptions = {}): Promise<Target> {
-  const running = await serveHttp(server, { ...options, host: '127.0.0.1', port: 0 });
-  return {
-    url: running.url,
-    async fetch(request) {
+  /** The handler of `createHttpHandler(server, options)`, called directly with web Requests. */
+  static async inProcess(server: Server, options: HttpOptions = {}): Promise<RawHttpClient> {
+    const handler: HttpHandler = createHttpHandler(server, options);
+    return new RawHttpClient(
+      new URL(options.path ?? '/mcp', 'http://127.0.0.1:8080'),
+      (request) => handler.fetch(request),
+      () => handler.close(),
+    );
+  }
+
+  /**
+   * `serveHttp(server, options)`: a real node:http server on an ephemeral
+   * 127.0.0.1 port. Requests go out through node:http (not fetch), so tests
+   * can send any Host header.
+   */
+  static async node(server: Server, options: HttpOptions = {}): Promise<RawHttpClient> {
+    const running = await serveHttp(server, { ...options, host: '127.0.0.1', port: 0 });
+    const fetch = async (request: Request): Promise<Response> => {
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());
       const headers: Record<string, string> = {};
       request.headers.forEach((value, name) => {
@@ -45,56 +73,73 @@ export async function nodeTarget(server: Server, options: HttpOptions = {}): Pro
       });
       if (!('host' in headers)) headers.host = running.url.host;
       const url = new URL(request.url);
-      return new Promise<Response>((resolve, reject) => {
-        const outgoing = httpRequest(
-          { host: running.url.hostname, port: running.url.port, path: `${url.pathname}${url.search}`, method: request.method, headers, signal: request.signal },
-          (res) => {
-            const responseHeaders = new Headers();
-            for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-            }
-            const status = res.statusCode ?? 500;
-            const empty = status === 204 || status === 304 || request.method === 'HEAD';
-            if (empty) res.resume();
-            resolve(new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: responseHeaders }));
-          },
-        );
-        outgoing.once('error', reject);
-        outgoing.end(body);
-      });
-    },
-    close: () => running.close(),
-  };
+      const res = await nodeRequest(new URL(`${url.pathname}${url.search}`, running.url), { method: request.method, headers, body, signal: request.signal })
+        .response;
+      const responseHeaders = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const status = res.statusCode ?? 500;
+      const empty = status === 204 || status === 304 || request.method === 'HEAD';
+      if (empty) res.resume();
+      return new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: responseHeaders });
+    };
+    return new RawHttpClient(running.url, fetch, () => running.close());
+  }
+
+  /** Answers one HTTP request. */
+  fetch(request: Request): Promise<Response> {
+    return this.#fetch(request);
+  }
+
+  /** Stops the server (the handler's `close()`, or the node:http server's). */
+  close(): Promise<void> {
+    return this.#close();
+  }
 }
 
-export const TARGETS = { 'web handler (in-process)': inProcessTarget, 'node:http server': nodeTarget } as const;
+/** Makes a client of `server`: `RawHttpClient.inProcess` or `RawHttpClient.node`. */
+export type MakeHttpClient = (server: Server, options?: HttpOptions) => Promise<RawHttpClient>;
 
-const MODERN_VERSION = '2026-07-28';
+export const HTTP_CLIENTS: Record<string, MakeHttpClient> = {
+  'web handler (in-process)': RawHttpClient.inProcess,
+  'node:http server': RawHttpClient.node,
+};
 
-/** The 2026-07-28 per-request `_meta`. */
-export function modernMeta(version = MODERN_VERSION): Message {
-  return {
-    'io.modelcontextprotocol/protocolVersion': version,
-    'io.modelcontextprotocol/clientCapabilities': {},
-    'io.modelcontextprotocol/clientInfo': { name: 'http-test', version: '1.0.0' },
-  };
+/** Where `Mcp-Name` comes from, per method (2026-07-28 streamable-http §Standard Request Headers). */
+const NAME_SOURCE: Record<string, string> = { 'prompts/get': 'name', 'tools/call': 'name', 'resources/read': 'uri' };
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** A header value as a 2026-07-28 client writes it: as is when plain, else the Base64 sentinel (§Value Encoding). */
+export function headerValue(value: string): string {
+  return PLAIN.test(value) && value.trim() === value && !value.startsWith('=?base64?') ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-/** The headers a conformant 2026-07-28 client sends for a request. */
-export function modernHeaders(method: string, params: Message = {}, version = MODERN_VERSION): Record<string, string> {
+/**
+ * The headers a conformant 2026-07-28 client sends with `body`, a request it
+ * POSTs: media types, `MCP-Protocol-Version`, and `Mcp-Method` and `Mcp-Name`
+ * mirrored from the body where it has them (any value: a fuzzer's bodies
+ * too). `Host` when `url` is given.
+ */
+export function modernHeaders(body: unknown, url?: URL, version = MODERN_VERSION): Record<string, string> {
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': version,
-    'mcp-method': method,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': version,
   };
-  const name = method === 'resources/read' ? params.uri : method === 'prompts/get' || method === 'tools/call' ? params.name : undefined;
-  if (typeof name === 'string') headers['mcp-name'] = name;
+  if (url) headers.Host = url.host;
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const m = body as Message;
+    if (typeof m.method === 'string' && PLAIN.test(m.method)) headers['Mcp-Method'] = m.method;
+    const field = typeof m.method === 'string' ? NAME_SOURCE[m.method] : undefined;
+    const name = field === undefined ? undefined : m.params?.[field];
+    if (typeof name === 'string') headers['Mcp-Name'] = headerValue(name);
+  }
   return headers;
 }
 
-/** A POST of a raw body to the target. */
-export function post(target: Target, body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}): Promise<Response> {
+/** A POST of a raw body to the endpoint. */
+export function post(target: RawHttpClient, body: unknown, headers: Record<string, string> = {}, init: RequestInit = {}): Promise<Response> {
   return target.fetch(
     new Request(target.url, {
       method: 'POST',
@@ -109,19 +154,21 @@ let nextId = 1;
 
 /** A conformant 2026-07-28 request; `overrides` replace or (with undefined) drop headers. */
 export function modernPost(
-  target: Target,
+  target: RawHttpClient,
   method: string,
   params: Message = {},
   overrides: Record<string, string | undefined> = {},
   init: RequestInit = {},
 ): Promise<Response> {
-  const fullParams = { ...params, _meta: params._meta ?? modernMeta() };
-  const headers: Record<string, string> = modernHeaders(method, params);
+  const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: params._meta ?? modernMeta() } };
+  // Lower-case names, so that an override replaces its header instead of joining it.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(modernHeaders(body))) headers[name.toLowerCase()] = value;
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) delete headers[name.toLowerCase()];
     else headers[name.toLowerCase()] = value;
   }
-  return post(target, { jsonrpc: '2.0', id: nextId++, method, params: fullParams }, headers, init);
+  return post(target, body, headers, init);
 }
 
 /** Reads a JSON body (the response must be JSON). */
@@ -199,4 +246,64 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** A buffered HTTP answer: status, node-style lower-case headers, body text. */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A plain HTTP exchange over node:http with a server anywhere (a child
+ * process, usually), read whole and bounded by a hang guard. `agent` pools
+ * connections (false: a connection of its own).
+ */
+export function httpSend(
+  url: URL | string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; agent?: Agent | false },
+): Promise<HttpAnswer> {
+  const { request, response } = nodeRequest(url, {
+    method: options.method ?? 'POST',
+    headers: options.headers ?? {},
+    body: options.body,
+    agent: options.agent,
+  });
+  // A timer, not req.setTimeout: that adds a listener to a pooled socket per request.
+  const guard = setTimeout(() => request.destroy(new Error('Hang guard: HTTP exchange timed out')), options.timeoutMs ?? 15_000);
+  request.on('close', () => clearTimeout(guard));
+  return response.then(
+    (res) =>
+      new Promise<HttpAnswer>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          clearTimeout(guard);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      }),
+  );
+}
+
+/** The JSON-RPC messages in an HTTP answer body: one JSON value, or SSE `data:` lines. */
+export function messagesOf(contentType: string | undefined, body: string): { messages: unknown[]; garbage: string[] } {
+  const messages: unknown[] = [];
+  const garbage: string[] = [];
+  if (body.trim() === '') return { messages, garbage };
+  const texts = contentType?.startsWith('text/event-stream')
+    ? body
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+    : [body];
+  for (const text of texts) {
+    try {
+      messages.push(JSON.parse(text));
+    } catch {
+      garbage.push(text.slice(0, 300));
+    }
+  }
+  return { messages, garbage };
 }

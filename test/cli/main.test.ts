@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../_stdio-client.js';
+import { modernMeta } from '../_wire.js';
 
 const VALID = `${ROOT}test/fixtures/skills/valid`;
 const BROKEN = `${ROOT}test/fixtures/skills/broken`;
@@ -133,7 +134,7 @@ describe('skillport serve --http', () => {
             jsonrpc: '2.0',
             id: 1,
             method: 'server/discover',
-            params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+            params: { _meta: modernMeta() },
           });
           const req = request(url, {
             method: 'POST',

@@ -4,7 +4,8 @@
  * Over a real stdio pipe, as a client sees it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, initialize, type Message, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { BIN, initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { type Message, modern } from '../_wire.js';
 
 const VALID = `${ROOT}test/fixtures/skills/valid`;
 const DEFAULT_INSTRUCTIONS = 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.';
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 /** serverInfo and instructions from initialize (2025-11-25) and from server/discover (2026-07-28). */
 async function identity(...flags: string[]): Promise<{ initialized: Message; discovered: Message }> {
-  client = new RawStdioClient(BIN, ['serve', VALID, '--log-level', 'silent', ...flags]);
+  client = RawStdioClient.spawn(BIN, ['serve', VALID, '--log-level', 'silent', ...flags]);
   const discover = (await client.request('server/discover', modern())).result;
   const init = (await initialize(client, '2025-11-25')).result;
   return {

@@ -14,7 +14,8 @@ import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { BIN, modern, RawStdioClient } from '../_stdio-client.js';
+import { BIN, RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -102,7 +103,7 @@ describe('a collection as a Skills-extension host sees it', () => {
   });
 
   it('says once at start which skills are left out of the extension and why, and check names them', async () => {
-    const raw = new RawStdioClient(BIN, ['serve', root]);
+    const raw = RawStdioClient.spawn(BIN, ['serve', root]);
     try {
       await raw.request('skills/list', modern());
       const lines = raw.stderr.split('\n').filter((line) => line.includes('(not_in_extension)'));

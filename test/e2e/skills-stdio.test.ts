@@ -15,7 +15,8 @@ import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/t
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { schemaErrors } from '../_schema.js';
-import { BIN, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { BIN, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
 
 const closers: Array<() => unknown> = [];
 afterEach(async () => {
@@ -133,7 +134,7 @@ describe('skills over stdio with the SDK v2 client on 2026-07-28', () => {
 
   it('sends schema-valid 2026 results for the extension methods and -32602 for unknown skills and non-directories', { tags: ['schema'] }, async () => {
     const dir = fixtureCopy();
-    const raw = new RawStdioClient(BIN, ['serve', dir]);
+    const raw = RawStdioClient.spawn(BIN, ['serve', dir]);
     closers.push(() => raw.close());
     const list = await raw.request('skills/list', modern());
     expect(list.result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public' });

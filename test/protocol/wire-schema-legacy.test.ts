@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RevisionName, schemaErrors } from '../_schema.js';
-import { initialize, type Message, RawStdioClient } from '../_stdio-client.js';
+import { initialize, RawStdioClient } from '../_stdio-client.js';
+import type { Message } from '../_wire.js';
 
 function expectSchema(revision: RevisionName, name: string, value: unknown): void {
   expect(schemaErrors(revision, name, value), `${name}: ${JSON.stringify(value)}`).toEqual([]);

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { schemaErrors } from '../_schema.js';
-import { type Message, modern, modernMeta, RawStdioClient } from '../_stdio-client.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { type Message, modern, modernMeta } from '../_wire.js';
 
 const REV = '2026-07-28';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
@@ -144,7 +145,7 @@ describe('2026-07-28 on the wire', () => {
     expectSchema('SubscriptionsListenResult', ended.result);
     expect(ended.result).toMatchObject({ resultType: 'complete', _meta: { [SUBSCRIPTION_ID]: 'listen-1' } });
     await client.waitFor((m) => m.id === 7 && 'result' in m);
-    expect(await client.exited).toBe(0);
+    expect(await client.exited).toEqual({ code: 0, signal: null });
   });
 
   it('sends nothing more for a cancelled listen or request', async () => {

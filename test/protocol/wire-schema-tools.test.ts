@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RevisionName, schemaErrors } from '../_schema.js';
-import { initialize, type Message, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { type Message, modern } from '../_wire.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/tools.mjs`;
 const REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
@@ -28,7 +29,7 @@ describe.each(REVISIONS)('tools at %s', (revision) => {
   const params = (p: Message = {}): Message => (isModern ? modern(p) : p);
 
   async function open(): Promise<RawStdioClient> {
-    client = new RawStdioClient(FIXTURE);
+    client = RawStdioClient.spawn(FIXTURE);
     if (!isModern) {
       const init = await initialize(client, revision);
       expect(init.result.capabilities).toEqual({ logging: {}, completions: {}, prompts: {}, tools: { listChanged: true } });

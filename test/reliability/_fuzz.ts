@@ -5,7 +5,7 @@
  * numbers). Shared by the stdio and HTTP fuzzers.
  */
 import fc from 'fast-check';
-import { modernMeta } from './_harness.js';
+import { modernMeta } from '../_wire.js';
 
 /** Every method the server knows, the removed ones, and a few it never served. */
 export const METHODS = [

@@ -7,8 +7,10 @@
  * page set mixed from two catalogues (or an empty one) is caught.
  */
 import { Agent, request as httpRequest } from 'node:http';
+import { modernHeaders } from '../_http-client.js';
 import { schemaErrors } from '../_schema.js';
-import { type Message, modern, modernHeaders, rssOf } from './_harness.js';
+import { modern } from '../_wire.js';
+import { type Message, rssOf } from './_harness.js';
 
 export interface LoadOptions {
   url: URL;

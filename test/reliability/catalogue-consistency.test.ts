@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createServer, definePrompt, livePrompts } from '../../src/index.js';
+import { modern } from '../_wire.js';
 import type { Message } from './_harness.js';
-import { modern } from './_harness.js';
 
 function prompts(names: string[]) {
   return names.map((name) => definePrompt({ name, description: `${name}.`, get: () => name }));

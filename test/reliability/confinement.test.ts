@@ -17,7 +17,10 @@ import { cpSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, LineClient, type Message, modern, modernHeaders, VALID_SKILLS } from './_harness.js';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
+import { BIN, HTTP_FIXTURE, HttpChild, httpBuilt, type Message, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const MARKER = `OUTSIDE-${randomUUID()}`;
@@ -158,7 +161,7 @@ function restoreSwapped(): void {
 describe('confinement', () => {
   for (const era of ['2025-11-25', '2026-07-28'] as const) {
     it(`stdio, ${era}: refuses every way out with the revision's not-found error and never returns a byte from outside`, async () => {
-      const client = new LineClient(BIN, ['serve', served, '--log-level', 'warn']);
+      const client = RawStdioClient.spawn(BIN, ['serve', served, '--log-level', 'warn']);
       let n = 0;
       try {
         if (era === '2025-11-25')
@@ -172,7 +175,7 @@ describe('confinement', () => {
         expect(uris.filter((u: string) => /link-file|link-dir|relative-link|linked-skill|fifo|device|leak/.test(u))).toEqual([]);
         swapAfterLoad();
         const { replies, refused } = await everything(call);
-        const wire = client.messages.map((m) => JSON.stringify(m)).join('\n');
+        const wire = client.received.map((m) => JSON.stringify(m)).join('\n');
         expect(wire.includes(MARKER), 'the outside marker reached the client').toBe(false);
         const notFound = era === '2026-07-28' ? -32602 : -32002;
         for (const reply of refused) {

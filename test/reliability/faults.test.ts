@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfined } from '../../src/skills/confined-fs.js';
-import { BIN, LineClient, type Message, sleep, VALID_SKILLS } from './_harness.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modernMeta } from '../_wire.js';
+import { BIN, type Message, sleep, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const figures = new Figures();
@@ -68,7 +70,7 @@ describe('faults', () => {
   it('serve --watch keeps serving a whole catalogue through deletions, truncation, unreadable files and FIFOs mid-reload', async () => {
     const dir = join(root, 'watched');
     cpSync(VALID_SKILLS, dir, { recursive: true });
-    const client = new LineClient(BIN, ['serve', dir, '--watch', '--log-level', 'info']);
+    const client = RawStdioClient.spawn(BIN, ['serve', dir, '--watch', '--log-level', 'info']);
     let n = 0;
     const list = async (): Promise<string[]> => {
       const reply = await client.request('prompts/list', {}, `l-${++n}`);
@@ -126,7 +128,7 @@ describe('faults', () => {
       const final = await until((names) => names.includes('fresh'), 'the reload after the FIFO');
       expect(final).toContain('summarize');
       figures.add('SKILL.md replaced by a FIFO, and a FIFO added under references/', 'reload finishes; later reloads still happen');
-      expect(client.messages.filter((m) => m.method === 'notifications/prompts/list_changed').length).toBeGreaterThan(0);
+      expect(client.received.filter((m) => m.method === 'notifications/prompts/list_changed').length).toBeGreaterThan(0);
     } finally {
       if (!ROOT_USER) chmodSync(join(dir, 'pdf-tools', 'SKILL.md'), 0o644);
     }
@@ -201,13 +203,9 @@ describe('live reload under a continuous stream of changes', () => {
 
 describe('stdio shutdown under load', () => {
   it('on SIGTERM answers every request already received and exits 0', async () => {
-    const client = new LineClient(BIN, ['serve', VALID_SKILLS, '--log-level', 'warn']);
-    await client.request(
-      'server/discover',
-      { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
-      'ready',
-    );
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const client = RawStdioClient.spawn(BIN, ['serve', VALID_SKILLS, '--log-level', 'warn']);
+    await client.request('server/discover', { _meta: modernMeta() }, 'ready');
+    const meta = modernMeta();
     const lines = Array.from({ length: 200 }, (_, i) =>
       JSON.stringify({ jsonrpc: '2.0', id: i, method: 'prompts/get', params: { name: 'greeting', arguments: { who: `w${i}` }, _meta: meta } }),
     );
@@ -219,7 +217,7 @@ describe('stdio shutdown under load', () => {
     await client.waitFor((m) => m.id === 0);
     client.child.kill('SIGTERM');
     const exit = await client.exited;
-    const answered = new Set(client.messages.filter((m) => typeof m.id === 'number' && m.result).map((m) => m.id));
+    const answered = new Set(client.received.filter((m) => typeof m.id === 'number' && m.result).map((m) => m.id));
     expect(exit).toEqual({ code: 0, signal: null });
     expect(answered.size).toBe(200);
     figures.add('stdio: SIGTERM with 200 requests received', 'all 200 answered, exit 0');

@@ -10,27 +10,11 @@
 import { Agent } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { httpSend, messagesOf, modernHeaders } from '../_http-client.js';
 import type { RevisionName } from '../_schema.js';
+import { isModernShaped, modern } from '../_wire.js';
 import { type Era, fuzzCase } from './_fuzz.js';
-import {
-  GUARD,
-  HTTP_FIXTURE,
-  HttpChild,
-  httpBuilt,
-  httpSend,
-  isModernShaped,
-  type Message,
-  MiB,
-  memoryFlat,
-  messagesOf,
-  modern,
-  modernHeaders,
-  ROOT,
-  responseProblems,
-  rssOf,
-  SOAK,
-  VALID_SKILLS,
-} from './_harness.js';
+import { GUARD, HTTP_FIXTURE, HttpChild, httpBuilt, type Message, MiB, memoryFlat, ROOT, responseProblems, rssOf, SOAK, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 120);

@@ -4,9 +4,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLineReader } from '../../src/transport/stdio/line-reader.js';
-import { FIXTURE, LineClient, modern, responseProblems } from './_harness.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
+import { FIXTURE, responseProblems } from './_harness.js';
 
-let client: LineClient | undefined;
+let client: RawStdioClient | undefined;
 afterEach(async () => {
   await client?.close();
   client = undefined;
@@ -14,7 +16,7 @@ afterEach(async () => {
 
 describe('fuzz regressions', () => {
   it('answers a request whose id is a fractional number with -32600 and id null (MCP ids are strings or integers)', { tags: ['schema'] }, async () => {
-    client = new LineClient(FIXTURE);
+    client = RawStdioClient.spawn(FIXTURE);
     client.send({ jsonrpc: '2.0', id: 1.5, method: 'resources/read', params: modern({ uri: 7 }) });
     const reply = await client.waitFor((m) => 'error' in m);
     expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
@@ -22,11 +24,11 @@ describe('fuzz regressions', () => {
   });
 
   it('answers a line of JSON that is not an object (null, a number, a string) with -32600 and lives on', async () => {
-    client = new LineClient(FIXTURE);
+    client = RawStdioClient.spawn(FIXTURE);
     for (const line of ['null', '7', '"x"', 'true']) {
       client.write(line);
       expect(await client.waitFor((m) => 'error' in m)).toMatchObject({ id: null, error: { code: -32600 } });
-      client.messages.length = 0;
+      client.received.length = 0;
     }
     expect((await client.request('server/discover', modern(), 'after')).result).toBeDefined();
   });

@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, modern, modernHeaders, ROOT, VALID_SKILLS } from './_harness.js';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { modern } from '../_wire.js';
+import { BIN, HTTP_FIXTURE, HttpChild, httpBuilt, ROOT, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const TOKEN = 'tok-3f9c2e71-reliability-secret-b5d0';

@@ -11,7 +11,10 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, LineClient, modern, modernHeaders, responseProblems } from './_harness.js';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
+import { HTTP_FIXTURE, HttpChild, httpBuilt, responseProblems } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const figures = new Figures();
@@ -42,14 +45,14 @@ function nested(depth: number): string {
 }
 
 describe('protocol limits over stdio', () => {
-  let client: LineClient | undefined;
+  let client: RawStdioClient | undefined;
   afterEach(async () => {
     await client?.close();
     client = undefined;
   });
 
   it('refuses a message nested deeper than maxJsonDepth with -32600 and id null, and serves one at the limit', { tags: ['schema'] }, async () => {
-    client = new LineClient(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
+    client = RawStdioClient.spawn(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
     client.write(nested(LIMITS.maxJsonDepth + 1));
     const refused = await client.waitFor((m) => 'error' in m);
     expect(refused).toMatchObject({ id: null, error: { code: -32600 } });
@@ -60,7 +63,7 @@ describe('protocol limits over stdio', () => {
   });
 
   it('refuses a line longer than maxMessageBytes with -32600 and keeps serving', async () => {
-    client = new LineClient(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
+    client = RawStdioClient.spawn(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
     client.send({ jsonrpc: '2.0', id: 'long', method: 'server/discover', params: modern({ pad: 'p'.repeat(LIMITS.maxMessageBytes) }) });
     expect(await client.waitFor((m) => 'error' in m)).toMatchObject({ id: null, error: { code: -32600 } });
     expect((await client.request('server/discover', modern(), 'after')).result).toBeDefined();
@@ -68,7 +71,7 @@ describe('protocol limits over stdio', () => {
   });
 
   it('refuses a prompt larger than maxPromptBytes with a generic -32603 and logs the reason', async () => {
-    client = new LineClient(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
+    client = RawStdioClient.spawn(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir, stdio: true, limits: LIMITS }) });
     const refused = await client.request('prompts/get', modern({ name: 'big' }), 'big');
     expect(refused.error).toEqual({ code: -32603, message: expect.any(String) });
     expect(refused.error.message).not.toContain('1000');

@@ -10,7 +10,9 @@
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GUARD, HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, MiB, modern, modernHeaders, rssOf, SOAK, sleep } from './_harness.js';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { modern } from '../_wire.js';
+import { GUARD, HTTP_FIXTURE, HttpChild, httpBuilt, MiB, rssOf, SOAK, sleep } from './_harness.js';
 import { BIG_FILE_BYTES, BIG_URI, described, flat, growthFigure, memoryFolder, rounds } from './_memory.js';
 import { Figures, writeSection } from './_report.js';
 

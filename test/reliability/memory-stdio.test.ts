@@ -9,7 +9,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUARD, HTTP_FIXTURE, LineClient, MiB, modern, rssOf, SOAK, sleep } from './_harness.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
+import { GUARD, HTTP_FIXTURE, MiB, rssOf, SOAK, sleep } from './_harness.js';
 import {
   BIG_FILE_BYTES,
   BIG_URI,
@@ -42,8 +44,8 @@ afterAll(() => {
 /** A V8 heap far below what the unbounded cases needed: an overrun crashes the server. */
 const HEAP = { NODE_OPTIONS: '--max-old-space-size=96' };
 
-function serve(options: Record<string, unknown>): LineClient {
-  return new LineClient(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir: folder.dir, stdio: true, ...options }), ...HEAP });
+function serve(options: Record<string, unknown>): RawStdioClient {
+  return RawStdioClient.spawn(HTTP_FIXTURE, [], { RELIABILITY_OPTIONS: JSON.stringify({ dir: folder.dir, stdio: true, ...options }), ...HEAP });
 }
 
 const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'memory', version: '1.0.0' } };
@@ -69,7 +71,7 @@ describe('memory over stdio', () => {
         }
         const last = await client.waitFor((m) => m.id === id, 30_000 * GUARD);
         expect(last.result.completion.values).toEqual([]);
-        client.messages.length = 0;
+        client.received.length = 0;
       });
       expect(flat(samples, 48 * MiB), `RSS MiB: ${samples.map((s) => Math.round(s / MiB))}`).toBe(true);
       expect((await client.close()).code).toBe(0);
@@ -95,7 +97,7 @@ describe('memory over stdio', () => {
         // Under the limit the same prompts are served.
         const fine = await client.request('prompts/get', modern({ name: 'many', arguments: { text: 'y' } }), ++id);
         expect(fine.result.messages[0].content.text).toHaveLength(USES * 2);
-        client.messages.length = 0;
+        client.received.length = 0;
       });
       expect(flat(samples, 48 * MiB), `RSS MiB: ${samples.map((s) => Math.round(s / MiB))}`).toBe(true);
       expect((await client.close()).code).toBe(0);
@@ -123,7 +125,7 @@ describe('memory over stdio', () => {
         }
         const last = await client.waitFor((m) => m.id === id, 30_000 * GUARD);
         expect(last.error?.code).toBe(-32602);
-        client.messages.length = 0;
+        client.received.length = 0;
       });
       expect(flat(samples, 48 * MiB), `RSS MiB: ${samples.map((s) => Math.round(s / MiB))}`).toBe(true);
       // Short URIs: the first 16 are kept, the 17th is refused, and one already held is fine again.
@@ -163,7 +165,7 @@ describe('memory over stdio', () => {
             30_000 * GUARD,
           );
         }
-        client.messages.length = 0;
+        client.received.length = 0;
       });
       expect(flat(samples, 48 * MiB), `RSS MiB: ${samples.map((s) => Math.round(s / MiB))}`).toBe(true);
       const many = await client.request('subscriptions/listen', modern({ notifications: { resourceSubscriptions: ['a', 'b', 'c', 'd', 'e'] } }), 'many');
@@ -189,7 +191,7 @@ describe('memory over stdio', () => {
         }
         const fine = await client.request('resources/read', modern({ uri: MID_URI }), ++id, 30_000 * GUARD);
         expect(fine.result.contents[0].blob.length).toBeGreaterThan(0);
-        client.messages.length = 0;
+        client.received.length = 0;
       });
       expect(flat(samples, 48 * MiB), `RSS MiB: ${samples.map((s) => Math.round(s / MiB))}`).toBe(true);
       expect((await client.close()).code).toBe(0);

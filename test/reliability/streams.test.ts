@@ -8,7 +8,9 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { HTTP_FIXTURE, HttpChild, httpBuilt, httpSend, type Message, MiB, memoryFlat, modern, modernHeaders, rssOf, sleep, VALID_SKILLS } from './_harness.js';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { modern } from '../_wire.js';
+import { HTTP_FIXTURE, HttpChild, httpBuilt, type Message, MiB, memoryFlat, rssOf, sleep, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const figures = new Figures();

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openConfined } from '../../src/skills/confined-fs.js';
-import { BIN, GUARD, LineClient, modern, sleep } from './_harness.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
+import { BIN, GUARD, sleep } from './_harness.js';
 
 const MARKER = `OUTSIDE-${randomUUID()}`;
 const temps: string[] = [];
@@ -97,7 +99,7 @@ describe('serve --watch while skill folders are swapped for links to the outside
       writeFileSync(join(base, 'm', 'SKILL.md'), `---\nname: m\ndescription: ${text}.\n---\n${text}\n`);
       writeFileSync(join(base, 'm', 'assets', `${text}.txt`), `${text}\n`);
     }
-    const server = new LineClient(BIN, ['serve', served, '--watch', '--log-level', 'error']);
+    const server = RawStdioClient.spawn(BIN, ['serve', served, '--watch', '--log-level', 'error']);
     const target = join(served, 'm');
     let id = 0;
     const ask = () =>
@@ -130,8 +132,8 @@ describe('serve --watch while skill folders are swapped for links to the outside
     } finally {
       await server.close();
     }
-    expect(server.messages.length).toBe(id);
-    expect(JSON.stringify(server.messages)).not.toContain(MARKER);
+    expect(server.received.length).toBe(id);
+    expect(JSON.stringify(server.received)).not.toContain(MARKER);
     expect(server.garbage).toEqual([]);
   }, 120_000);
 });

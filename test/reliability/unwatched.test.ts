@@ -9,7 +9,9 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, LineClient, modern, VALID_SKILLS } from './_harness.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
+import { BIN, VALID_SKILLS } from './_harness.js';
 
 let root: string;
 beforeAll(() => {
@@ -21,7 +23,7 @@ describe('serve without --watch', () => {
   it('drops a deleted skill from every list once a request finds it gone, and tells the session', async () => {
     const dir = join(root, 'skills');
     cpSync(VALID_SKILLS, dir, { recursive: true });
-    const server = new LineClient(BIN, ['serve', dir]);
+    const server = RawStdioClient.spawn(BIN, ['serve', dir]);
     try {
       const init = await server.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }, 1);
       expect(init.result.capabilities.prompts).toEqual({ listChanged: true });

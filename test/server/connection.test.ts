@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../src/core/context.js';
 import type { PromptProvider } from '../../src/core/prompts.js';
 import { createServer } from '../../src/index.js';
+import { modernMeta } from '../_wire.js';
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;
@@ -33,7 +34,7 @@ function provider(body: (ctx: RequestContext) => Promise<string>, list: () => Pr
   return p;
 }
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = modernMeta();
 const get = (id: number) => ({ jsonrpc: '2.0', id, method: 'prompts/get', params: { name: 'p', _meta: META } });
 const cancelled = (id: number) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'changed my mind', _meta: META } });
 const tick = () => new Promise((resolve) => setImmediate(resolve));

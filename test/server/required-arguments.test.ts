@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, definePrompt, staticPrompts } from '../../src/index.js';
-import { json, type Message, modernPost, post, TARGETS, type Target } from '../_http-client.js';
-import { BIN, initialize, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { HTTP_CLIENTS, json, modernPost, post, type RawHttpClient } from '../_http-client.js';
+import { BIN, initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { type Message, modern } from '../_wire.js';
 
 const LEGACY = ['2025-06-18', '2025-11-25'] as const;
 
@@ -26,14 +27,14 @@ describe('an empty required argument over stdio', () => {
   });
 
   it.each(LEGACY)('answers -32602 naming it in a %s session', async (version) => {
-    client = new RawStdioClient(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'silent']);
+    client = RawStdioClient.spawn(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'silent']);
     await initialize(client, version);
     const response = await client.request('prompts/get', { name: 'greeting', arguments: { who: '' } });
     expect(response.error).toEqual(missingWho('greeting'));
   });
 
   it('answers -32602 naming it on 2026-07-28', async () => {
-    client = new RawStdioClient(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'silent']);
+    client = RawStdioClient.spawn(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'silent']);
     const response = await client.request('prompts/get', modern({ name: 'greeting', arguments: { who: '', language: 'german' } }));
     expect(response.error).toEqual(missingWho('greeting'));
     // A value, even a blank one, is served.
@@ -42,16 +43,16 @@ describe('an empty required argument over stdio', () => {
   });
 });
 
-for (const [label, makeTarget] of Object.entries(TARGETS)) {
+for (const [label, makeTarget] of Object.entries(HTTP_CLIENTS)) {
   describe(`an empty required argument over Streamable HTTP, ${label}`, () => {
-    let target: Target | undefined;
+    let target: RawHttpClient | undefined;
     let calls = 0;
     afterEach(async () => {
       await target?.close();
       target = undefined;
     });
 
-    async function start(): Promise<Target> {
+    async function start(): Promise<RawHttpClient> {
       calls = 0;
       const server = createServer({
         name: 'test',

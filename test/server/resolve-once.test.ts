@@ -4,8 +4,8 @@
  * transport and the era (it used to run three times on a 2026 HTTP request:
  * in the transport's routing, its header checks and the connection).
  */
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initializeParams, modernMeta } from '../_wire.js';
 
 const counts = vi.hoisted(() => ({ resolve: 0, meta: 0 }));
 vi.mock('../../src/protocol/rev2026-07-28/meta.js', async (original) => {
@@ -30,8 +30,8 @@ vi.mock('../../src/protocol/resolve.js', async (original) => {
 });
 
 const { createServer, definePrompt, staticPrompts } = await import('../../src/index.js');
-const { serveStdio } = await import('../../src/stdio.js');
-const { inProcessTarget, json, modernPost, post } = await import('../_http-client.js');
+const { RawStdioClient } = await import('../_stdio-client.js');
+const { RawHttpClient, json, modernPost, post } = await import('../_http-client.js');
 
 const server = createServer({
   name: 'once',
@@ -47,7 +47,7 @@ afterEach(() => vi.clearAllMocks());
 
 describe('the resolver', () => {
   it('decides a 2026-07-28 HTTP request once and reads its _meta once', async () => {
-    const target = await inProcessTarget(server);
+    const target = await RawHttpClient.inProcess(server);
     try {
       const answer = await json(await modernPost(target, 'prompts/get', { name: 'hello', arguments: { who: 'Ada' } }));
       expect(answer.result.messages[0].content.text).toBe('Hello Ada');
@@ -62,7 +62,7 @@ describe('the resolver', () => {
   });
 
   it('decides each message of an HTTP session once', async () => {
-    const target = await inProcessTarget(server);
+    const target = await RawHttpClient.inProcess(server);
     try {
       const init = await post(target, {
         jsonrpc: '2.0',
@@ -85,19 +85,12 @@ describe('the resolver', () => {
   });
 
   it('decides each stdio line once', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: string[] = [];
-    output.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-    const running = serveStdio(server, { input, output });
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'hello', arguments: { who: 'Cy' }, _meta: meta } })}\n`);
-    input.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
-    );
-    input.end();
-    await running.done;
-    expect(lines.map((line) => JSON.parse(line).id).sort()).toEqual([1, 2]);
+    const client = RawStdioClient.inProcess(server);
+    client.send({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'hello', arguments: { who: 'Cy' }, _meta: modernMeta() } });
+    client.send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: initializeParams('2025-06-18') });
+    await client.close();
+    expect(client.garbage).toEqual([]);
+    expect(client.received.map((message) => message.id).sort()).toEqual([1, 2]);
     expect(counts).toEqual({ resolve: 2, meta: 2 });
   });
 });

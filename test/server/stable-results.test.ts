@@ -9,13 +9,11 @@ import { REMEMBERED_VALUE_LENGTH } from '../../src/core/completers.js';
 import { createServer, definePrompt, livePrompts, staticPrompts } from '../../src/index.js';
 import { type JsonRpcResponse, serializeMessage } from '../../src/jsonrpc/messages.js';
 import type { Connection } from '../../src/server/index.js';
+import { modernMeta } from '../_wire.js';
 
 type Message = Record<string, any>;
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+const META = modernMeta();
 
 function prompts(names: string[]) {
   return names.map((name) => definePrompt({ name, description: `${name}.`, get: () => name }));

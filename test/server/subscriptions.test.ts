@@ -9,10 +9,11 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createServer, definePrompt, livePrompts, liveResources } from '../../src/index.js';
 import type { Connection } from '../../src/server/index.js';
+import { modernMeta } from '../_wire.js';
 
 type Message = Record<string, any>;
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = modernMeta();
 const LIMITS = { maxSubscriptions: 3, maxSubscriptionUriBytes: 32 };
 
 function live(sent: Message[] = []): Connection {

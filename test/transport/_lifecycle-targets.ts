@@ -11,8 +11,9 @@ import { PassThrough, Writable } from 'node:stream';
 import { createHttpHandler, serveHttp } from '../../src/http.js';
 import { createServer, definePrompt, type Server, staticPrompts } from '../../src/index.js';
 import { serveStdio } from '../../src/stdio.js';
+import { type Message, modernMeta } from '../_wire.js';
 
-export type Message = Record<string, any>;
+export type { Message };
 
 /** What came back for one request. */
 export interface Outcome {
@@ -41,11 +42,7 @@ export interface TransportCase {
   silent: string[];
 }
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'lifecycle-test', version: '1.0.0' },
-};
+const META = modernMeta();
 
 const body = (id: number, method: string, params: Message): Message => ({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } });
 

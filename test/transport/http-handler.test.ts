@@ -3,13 +3,13 @@
  * in-process with `handler.fetch(new Request(...))`.
  */
 import { describe } from 'vitest';
-import { inProcessTarget } from '../_http-client.js';
+import { RawHttpClient } from '../_http-client.js';
 import { legacySuite } from './http-suite-legacy.js';
 import { modernSuite } from './http-suite-modern.js';
 import { securitySuite } from './http-suite-security.js';
 
 describe('Streamable HTTP, web handler in-process', () => {
-  legacySuite(inProcessTarget);
-  modernSuite(inProcessTarget);
-  securitySuite(inProcessTarget);
+  legacySuite(RawHttpClient.inProcess);
+  modernSuite(RawHttpClient.inProcess);
+  securitySuite(RawHttpClient.inProcess);
 });

@@ -5,12 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/http.js';
-import type { Server } from '../../src/index.js';
-import { json, type Message, post, SseReader, type Target } from '../_http-client.js';
+import { json, type MakeHttpClient, post, type RawHttpClient, SseReader } from '../_http-client.js';
 import { type RevisionName, schemaErrors } from '../_schema.js';
+import { initializeParams, type Message } from '../_wire.js';
 import { createFixture, type Fixture, PROMPT_NAMES } from './http-fixture.js';
-
-export type MakeTarget = (server: Server, options?: HttpOptions) => Promise<Target>;
 
 const LEGACY = ['2025-06-18', '2025-11-25'] as const;
 
@@ -34,26 +32,26 @@ function initializeBody(version: string, id: number | string = 1): Message {
     jsonrpc: '2.0',
     id,
     method: 'initialize',
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'http-test', version: '1.0.0' } },
+    params: initializeParams(version),
   };
 }
 
-export function legacySuite(makeTarget: MakeTarget): void {
-  let target: Target | undefined;
+export function legacySuite(makeTarget: MakeHttpClient): void {
+  let target: RawHttpClient | undefined;
   let fixture: Fixture;
   afterEach(async () => {
     await target?.close();
     target = undefined;
   });
 
-  async function start(options: HttpOptions = {}): Promise<Target> {
+  async function start(options: HttpOptions = {}): Promise<RawHttpClient> {
     fixture = createFixture();
     target = await makeTarget(fixture.server, options);
     return target;
   }
 
   /** Initializes a session and sends initialized; returns the session id. */
-  async function open(t: Target, version: string): Promise<{ id: string; headers: Record<string, string> }> {
+  async function open(t: RawHttpClient, version: string): Promise<{ id: string; headers: Record<string, string> }> {
     const response = await post(t, initializeBody(version));
     expect(response.status).toBe(200);
     const id = response.headers.get('mcp-session-id');

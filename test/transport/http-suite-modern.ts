@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/http.js';
-import { eventually, json, type Message, modernMeta, modernPost, post, SseReader, type Target } from '../_http-client.js';
+import { eventually, json, type MakeHttpClient, modernPost, post, type RawHttpClient, SseReader } from '../_http-client.js';
 import { schemaErrors } from '../_schema.js';
+import { type Message, modernMeta } from '../_wire.js';
 import { createFixture, type Fixture, PROMPT_NAMES } from './http-fixture.js';
-import type { MakeTarget } from './http-suite-legacy.js';
 
 const REV = '2026-07-28';
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -31,15 +31,15 @@ function base64(text: string): string {
   return `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 }
 
-export function modernSuite(makeTarget: MakeTarget): void {
-  let target: Target | undefined;
+export function modernSuite(makeTarget: MakeHttpClient): void {
+  let target: RawHttpClient | undefined;
   let fixture: Fixture;
   afterEach(async () => {
     await target?.close();
     target = undefined;
   });
 
-  async function start(options: HttpOptions = {}): Promise<Target> {
+  async function start(options: HttpOptions = {}): Promise<RawHttpClient> {
     fixture = createFixture();
     target = await makeTarget(fixture.server, options);
     return target;

@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpOptions } from '../../src/http.js';
-import { eventually, json, type Message, modernPost, post, SseReader, type Target } from '../_http-client.js';
+import { eventually, json, type MakeHttpClient, modernPost, post, type RawHttpClient, SseReader } from '../_http-client.js';
 import { schemaErrors } from '../_schema.js';
+import type { Message } from '../_wire.js';
 import { createFixture } from './http-fixture.js';
-import type { MakeTarget } from './http-suite-legacy.js';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -29,14 +29,14 @@ async function expectHttpError(response: Response, status: number, code: number)
   return body;
 }
 
-export function securitySuite(makeTarget: MakeTarget): void {
-  let target: Target | undefined;
+export function securitySuite(makeTarget: MakeHttpClient): void {
+  let target: RawHttpClient | undefined;
   afterEach(async () => {
     await target?.close();
     target = undefined;
   });
 
-  async function start(options: HttpOptions = {}): Promise<Target> {
+  async function start(options: HttpOptions = {}): Promise<RawHttpClient> {
     target = await makeTarget(createFixture().server, options);
     return target;
   }

@@ -6,8 +6,10 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createServer, definePrompt, livePrompts } from '../../src/index.js';
 import { serveStdio } from '../../src/stdio.js';
+import { RawStdioClient } from '../_stdio-client.js';
+import { modernMeta } from '../_wire.js';
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = modernMeta();
 
 function prompts(names: string[]) {
   return names.map((name) => definePrompt({ name, description: `${name} — “quoted”.`, get: () => name }));
@@ -17,26 +19,14 @@ describe('serveStdio with stable results', () => {
   it('writes byte-identical list lines for one catalogue and new ones after a reload', async () => {
     const live = livePrompts(prompts(['a', 'b']));
     const server = createServer({ name: 't', version: '1', prompts: live });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const chunks: Buffer[] = [];
-    output.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const running = serveStdio(server, { input, output });
-    const lines = async (count: number): Promise<string[]> => {
-      for (let i = 0; i < 50; i++) {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const all = text.split('\n').filter(Boolean);
-        if (all.length >= count) return all;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      throw new Error('timed out');
-    };
-    const list = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'prompts/list', params: { _meta: META } })}\n`;
+    const client = RawStdioClient.inProcess(server);
+    const list = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'prompts/list', params: { _meta: META } });
     // One at a time: an id may not be reused while its request is pending.
-    input.write(list(1));
-    await lines(1);
-    input.write(list(1));
-    const [first, second] = await lines(2);
+    client.write(list(1));
+    await client.waitFor(() => client.rawLines.length >= 1);
+    client.write(list(1));
+    await client.waitFor(() => client.rawLines.length >= 2);
+    const [first, second] = client.rawLines;
     expect(second).toBe(first);
     const parsed = JSON.parse(first!);
     expect(JSON.stringify(parsed)).toBe(first);
@@ -44,12 +34,12 @@ describe('serveStdio with stable results', () => {
     expect(parsed.result.prompts[0].description).toBe('a — “quoted”.');
 
     live.set(prompts(['c']));
-    input.write(list(2));
-    const third = (await lines(3))[2]!;
+    client.write(list(2));
+    await client.waitFor(() => client.rawLines.length >= 3);
+    const third = client.rawLines[2]!;
     expect(JSON.parse(third).result.prompts.map((p: { name: string }) => p.name)).toEqual(['c']);
     expect(JSON.parse(third).id).toBe(2);
-    input.end();
-    await running.done;
+    await client.close();
     server.close();
   });
 });

@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { schemaErrors } from '../_schema.js';
-import { BIN, FIXTURE, initialize, modern, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { BIN, FIXTURE, initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
+import { modern } from '../_wire.js';
 
 let client: RawStdioClient | undefined;
 afterEach(async () => {
@@ -15,7 +16,7 @@ afterEach(async () => {
 
 describe('stdio transport', () => {
   it('writes only JSON-RPC messages to stdout, even with debug logging, and logs to stderr', async () => {
-    client = new RawStdioClient(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'debug']);
+    client = RawStdioClient.spawn(BIN, ['serve', `${ROOT}test/fixtures/skills/valid`, '--log-level', 'debug']);
     await initialize(client, '2025-11-25');
     await client.request('prompts/list');
     client.send({ jsonrpc: '2.0', id: 'r', result: {} });
@@ -36,20 +37,20 @@ describe('stdio transport', () => {
 
   it('answers malformed JSON with -32700 and id null, then keeps serving', { tags: ['schema'] }, async () => {
     client = RawStdioClient.fixture();
-    client.writeLine('{"jsonrpc": "2.0", "id": 1, "method": ');
+    client.write('{"jsonrpc": "2.0", "id": 1, "method": ');
     const parseError = await client.waitFor((m) => m.error?.code === -32700);
     expect(parseError).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } });
     // JSON-RPC 2.0 §5 requires id null here; the MCP schemas type ids as string|number,
     // so the shape is checked with the id substituted, as the conformance suite does.
     expect(schemaErrors('2025-11-25', 'JSONRPCErrorResponse', { ...parseError, id: 0 })).toEqual([]);
-    client.writeLine('[{"jsonrpc":"2.0","id":2,"method":"ping"}]');
+    client.write('[{"jsonrpc":"2.0","id":2,"method":"ping"}]');
     expect(await client.waitFor((m) => m.error?.code === -32600)).toMatchObject({ id: null, error: { message: expect.stringContaining('Batch') } });
     expect((await client.request('server/discover', modern())).result.resultType).toBe('complete');
   });
 
   it('rejects a message nested deeper than the limit without parsing it, and keeps serving', async () => {
     client = RawStdioClient.fixture();
-    client.writeLine(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
+    client.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`);
     expect(await client.waitFor((m) => m.error?.code === -32600)).toMatchObject({
       id: null,
       error: { message: expect.stringContaining('nested deeper than 64') },
@@ -58,8 +59,8 @@ describe('stdio transport', () => {
   });
 
   it('rejects an oversized message and keeps serving', async () => {
-    client = new RawStdioClient(FIXTURE);
-    client.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
+    client = RawStdioClient.spawn(FIXTURE);
+    client.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }));
     expect(await client.waitFor((m) => m.error?.code === -32600, 10_000)).toMatchObject({ id: null });
     expect((await client.request('server/discover', modern())).result).toBeDefined();
   });
@@ -111,9 +112,9 @@ describe('stdio transport', () => {
   });
 
   it('exits 0 on SIGTERM', async () => {
-    client = new RawStdioClient(BIN, ['serve']);
+    client = RawStdioClient.spawn(BIN, ['serve']);
     await client.request('server/discover', modern());
     client.child.kill('SIGTERM');
-    expect(await client.exited).toBe(0);
+    expect(await client.exited).toEqual({ code: 0, signal: null });
   });
 });
