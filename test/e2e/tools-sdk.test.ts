@@ -9,7 +9,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
@@ -158,6 +158,39 @@ describe('SDK v1', () => {
     closers.push(() => client.close());
     expect(transport.protocolVersion).toBe('2025-06-18');
     await journey(client, false);
+  });
+});
+
+describe("SDK v1 answering the server's questions on a session", () => {
+  async function withElicitation(transport: StdioV1 | HttpV1): Promise<{ client: ClientV1; asked: string[] }> {
+    const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      const wants = Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties);
+      return { action: 'accept', content: wants.includes('language') ? { language: 'python' } : { name: 'Linus' } };
+    });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    return { client, asked };
+  }
+
+  async function journey(client: ClientV1, asked: string[]): Promise<void> {
+    expect((await client.callTool({ name: 'ask_name' })).content).toEqual([{ type: 'text', text: 'Hello, Linus.' }]);
+    const prompt = await client.getPrompt({ name: 'review', arguments: { code: 'print(1)' } });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Review this python: print(1)' });
+    expect(asked).toEqual(['What is your name?', 'Code review needs language.']);
+  }
+
+  it('over stdio: a tool asks the user, and a prompt its missing argument', async () => {
+    const { client, asked } = await withElicitation(new StdioV1({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' }));
+    await journey(client, asked);
+  });
+
+  it("over Streamable HTTP with a session: the question comes on the call's own stream", async () => {
+    const { url } = await startHttp();
+    const { client, asked } = await withElicitation(new HttpV1(url));
+    await journey(client, asked);
   });
 });
 

@@ -192,7 +192,7 @@ describe('input-required requests', () => {
 
   it('on 2026-07-28: asks with an InputRequiredResult and completes on the retry', { tags: ['schema'] }, async () => {
     const REV = '2026-07-28';
-    client = new RawStdioClient(FIXTURE);
+    client = RawStdioClient.spawn(FIXTURE);
     const c = client;
     const ask = await c.request('tools/call', { name: 'ask_name', _meta: can({ elicitation: {} }) });
     expectSchema(REV, 'JSONRPCResultResponse', ask);
@@ -266,7 +266,7 @@ describe('input-required requests', () => {
   });
 
   it.each(['2025-06-18', '2025-11-25'] as const)('on %s sessions: asks the client with requests of its own', { tags: ['schema'] }, async (revision) => {
-    client = new RawStdioClient(FIXTURE);
+    client = RawStdioClient.spawn(FIXTURE);
     const c = client;
     await c.request('initialize', { protocolVersion: revision, capabilities: { elicitation: {} }, clientInfo: { name: 'raw', version: '1' } });
     c.notify('notifications/initialized');
@@ -301,7 +301,7 @@ describe('input-required requests', () => {
     'on %s sessions: a client that cannot elicit gets -32602 for a missing argument',
     { tags: ['schema'] },
     async (revision) => {
-      client = new RawStdioClient(FIXTURE);
+      client = RawStdioClient.spawn(FIXTURE);
       await initialize(client, revision);
       const response = await client.request('prompts/get', { name: 'review', arguments: { code: 'x' } });
       expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', response);
