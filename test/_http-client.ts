@@ -6,6 +6,7 @@
  * reader; and `httpSend`, the buffered exchange with a server in another
  * process. Both node:http paths go out through one `nodeRequest`.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { type Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { createHttpHandler, type HttpHandler, type HttpOptions, serveHttp } from '../src/http.js';
@@ -306,4 +307,31 @@ export function messagesOf(contentType: string | undefined, body: string): { mes
     }
   }
   return { messages, garbage };
+}
+
+/**
+ * Starts a fixture server process that prints `{"url": ...}` on its first
+ * stdout line; resolves with that endpoint. `closers` gets what stops it
+ * (SIGTERM, then SIGKILL after 5 s).
+ */
+export async function startHttpFixture(script: string, args: string[], closers: Array<() => Promise<unknown>>): Promise<{ url: URL; child: ChildProcess }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  closers.push(async () => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  });
+  const url = await new Promise<URL>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error('the fixture did not start')), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (!buffer.includes('\n')) return;
+      clearTimeout(timer);
+      resolve(new URL((JSON.parse(buffer.split('\n')[0] as string) as { url: string }).url));
+    });
+  });
+  return { url, child };
 }

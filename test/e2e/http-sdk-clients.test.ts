@@ -5,13 +5,13 @@
  * 2026-07-28. The server is test/fixtures/servers/live-http.mjs, a real
  * process on an ephemeral 127.0.0.1 port.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type JSONRPCMessage, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../_http-client.js';
+import { eventually, startHttpFixture } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/live-http.mjs`;
@@ -23,26 +23,8 @@ afterEach(async () => {
 });
 
 /** Starts the fixture and resolves with its endpoint. */
-async function startServer(stateless = false): Promise<{ url: URL; child: ChildProcess }> {
-  const child = spawn(process.execPath, [FIXTURE, ...(stateless ? ['--stateless'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  closers.push(async () => {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  });
-  const url = await new Promise<URL>((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error('the fixture did not start')), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (!buffer.includes('\n')) return;
-      clearTimeout(timer);
-      resolve(new URL((JSON.parse(buffer.split('\n')[0] as string) as { url: string }).url));
-    });
-  });
-  return { url, child };
+function startServer(stateless = false): Promise<{ url: URL; child: ChildProcess }> {
+  return startHttpFixture(FIXTURE, stateless ? ['--stateless'] : [], closers);
 }
 
 async function connectV1(url: URL, version?: '2025-06-18') {

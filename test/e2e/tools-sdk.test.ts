@@ -4,14 +4,14 @@
  * (@modelcontextprotocol/client) pinned to 2026-07-28 over HTTP. The server is
  * test/fixtures/servers/tools.mjs, a real process built from the public API.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../_http-client.js';
+import { eventually, startHttpFixture } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/tools.mjs`;
@@ -22,38 +22,27 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {});
 });
 
-async function startHttp(): Promise<{ url: URL; child: ChildProcess }> {
-  const child = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  closers.push(async () => {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  });
-  const url = await new Promise<URL>((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error('the fixture did not start')), 10_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (!buffer.includes('\n')) return;
-      clearTimeout(timer);
-      resolve(new URL((JSON.parse(buffer.split('\n')[0] as string) as { url: string }).url));
-    });
-  });
-  return { url, child };
+/** Starts the fixture and resolves with its endpoint. */
+function startHttp(): Promise<{ url: URL; child: ChildProcess }> {
+  return startHttpFixture(FIXTURE, ['--http'], closers);
+}
+
+/** Every tool's name, page by page (at most 20 pages). */
+async function allToolNames(client: ClientV1 | ClientV2): Promise<string[]> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 20; pages++) {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    names.push(...page.tools.map((t) => t.name));
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  return names;
 }
 
 /** What every client does: list every page, call each kind of tool, see each kind of failure. */
 async function journey(client: ClientV1 | ClientV2, inputErrorsAsResults: boolean): Promise<void> {
-  const names: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    names.push(...page.tools.map((t) => t.name));
-    cursor = page.nextCursor;
-  } while (cursor && names.length < 20);
-  expect(names).toEqual(TOOLS);
+  expect(await allToolNames(client)).toEqual(TOOLS);
 
   expect((await client.callTool({ name: 'echo', arguments: { text: 'hello' } })).content).toEqual([{ type: 'text', text: 'hello' }]);
   expect((await client.callTool({ name: 'add', arguments: { a: 40, b: 2 } })).content).toEqual([{ type: 'text', text: '42' }]);
@@ -82,14 +71,7 @@ describe('SDK v1', () => {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     transport.pid && process.kill(transport.pid, 'SIGUSR2');
     await eventually(() => changed === 1);
-    const all: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined);
-      all.push(...page.tools.map((t) => t.name));
-      cursor = page.nextCursor;
-    } while (cursor && all.length < 20);
-    expect(all).toContain('added');
+    expect(await allToolNames(client)).toContain('added');
   });
 
   it('over Streamable HTTP with a session', async () => {
