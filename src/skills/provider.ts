@@ -1,5 +1,5 @@
 /**
- * A skills folder as prompt, resource and skills providers, with optional
+ * A skills folder as prompt, resource, skills and tool providers, with optional
  * live reload: every folder is watched (see watch-tree.ts), a change builds a new catalogue, and
  * the new one replaces the old in one assignment only if it was built; a
  * failed reload keeps the last good catalogue and logs why.
@@ -12,6 +12,7 @@ import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
 import { toBase64 } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
+import type { ToolProvider } from '../core/tools.js';
 import { parseUriTemplate } from '../core/uri-template.js';
 import { ErrorCode, InvalidParamsError, ProtocolError } from '../jsonrpc/errors.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
@@ -19,6 +20,7 @@ import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';
 import { StaleFileError } from './load-skill.js';
 import { decodeExact, digestOf } from './skill-record.js';
+import { instructionsFor, skillTools } from './skill-tools.js';
 import { byUri } from './uri-lookup.js';
 import { type TreeWatcher, watchTree } from './watch-tree.js';
 
@@ -31,6 +33,11 @@ export interface SkillsFolderOptions extends CatalogueOptions {
    */
   debounceMs?: number;
   logger?: Logger;
+  /**
+   * Also serve the skills as the tools `load_skill` and `read_skill_file`, for
+   * hosts that call tools but show no prompts or resources. Default true.
+   */
+  tools?: boolean;
 }
 
 /** A loaded skills folder, ready to hand to createServer. */
@@ -38,6 +45,10 @@ export interface SkillsFolder {
   readonly prompts: PromptProvider;
   readonly resources: ResourceProvider;
   readonly skills: SkillsProvider;
+  /** `load_skill` and `read_skill_file`; absent with `tools: false`. */
+  readonly tools?: ToolProvider;
+  /** Server instructions that tell a model how to reach this folder's skills (createServer's `instructions`). */
+  readonly instructions: string;
   /** The catalogue currently served. */
   readonly catalogue: Catalogue;
   /** Rebuilds now; resolves false when the rebuild failed and the old catalogue stays. */
@@ -72,6 +83,16 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
   const resourceChanges = createEmitter<ResourceEvent>();
   const skillChanges = createEmitter<void>();
   const live = options.watch === true;
+  // Made before the first reload can run, which tells them of their listing's changes.
+  const tools =
+    options.tools === false
+      ? undefined
+      : skillTools({
+          catalogue: () => current,
+          render: (name, args, ctx) => getPrompt(name, args, 0, ctx.limits?.maxPromptBytes),
+          complete: (name, argument, args, ctx) => prompts.complete?.(name, { name: argument, value: '' }, { arguments: args }, ctx) ?? { values: [] },
+          read: (uri, ctx) => resources.read(uri, ctx),
+        });
 
   let tree: TreeWatcher | undefined;
   let reloading: Promise<boolean> | undefined;
@@ -96,6 +117,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
       if (!now || now.record.digest !== entry.record.digest) resourceChanges.emit({ type: 'updated', uri });
     }
     if (!same(previous.skillEntries, next.skillEntries)) skillChanges.emit();
+    tools?.reloaded(previous, next);
     logger.info(`Reloaded: ${next.prompts.length} prompts, ${next.skills.length} skills`);
     return true;
   }
@@ -233,6 +255,8 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     prompts,
     resources,
     skills,
+    ...(tools ? { tools } : {}),
+    instructions: instructionsFor(tools !== undefined),
     get catalogue() {
       return current;
     },
