@@ -36,6 +36,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const logger = createStderrLogger(level, (line) => io.stderr.write(line));
   const { server, folder } = await skillsServer(folders, {
     watch: values.watch === true,
+    tools: values['no-tools'] !== true,
     logger,
     leanHeap: io.leanHeap === true,
     identity: identity(values),
@@ -43,7 +44,8 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     ...(pageSize !== undefined ? { pageSize } : {}),
   });
   const { catalogue } = folder;
-  const summary = `${catalogue.prompts.length} prompts from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
+  const tools = folder.tools ? ` and ${(await folder.tools.list()).length} tools` : '';
+  const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
 
   if (address !== undefined) {
     const { host, port } = address;
