@@ -44,7 +44,8 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     ...(pageSize !== undefined ? { pageSize } : {}),
   });
   const { catalogue } = folder;
-  const tools = folder.tools ? ` and ${(await folder.tools.list()).length} tools` : '';
+  // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
+  const tools = folder.tools ? ' and 2 tools' : '';
   const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
 
   if (address !== undefined) {
