@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isToolArgumentsError } from '../../src/core/errors.js';
 import type { CallToolResult, ContentBlock } from '../../src/core/model.js';
 import { loadSkillsFolder, type SkillsFolder } from '../../src/skills/provider.js';
+import { LISTING_MAX_BYTES } from '../../src/skills/skill-listing.js';
 import { ROOT } from '../_stdio-client.js';
 import { tree } from '../_tree.js';
 
@@ -170,6 +171,22 @@ describe('read_skill_file', () => {
     expect(texts(folderPath)[0]).toBe('The skill "pdf-tools" has no file "references/". Its closest paths:\n- references/forms.md');
     expect(texts(await call(folder, 'read_skill_file', { skill: 'pdf', path: 'SKILL.md' }))[0]).toBe('No skill is named "pdf". Closest: pdf-tools.');
     await refusal(call(folder, 'read_skill_file', { skill: 'pdf-tools' }));
+  });
+
+  it('names at most 4 KB of a large skill’s files, and a folder path answers with the files under it', async () => {
+    const files: Record<string, string> = { 'big/SKILL.md': '---\nname: big\ndescription: Many files.\n---\nSee references/.\n' };
+    for (let i = 0; i < 300; i++) files[`big/${i % 2 ? 'references' : 'assets'}/file-${String(i).padStart(3, '0')}.md`] = `${i}\n`;
+    const folder = await open(tree(files));
+    const listed = texts(await call(folder, 'load_skill', { name: 'big' }))[1] as string;
+    expect(Buffer.byteLength(listed)).toBeLessThanOrEqual(LISTING_MAX_BYTES);
+    const shown = listed.match(/^- /gm)?.length ?? 0;
+    expect(listed.startsWith(`${shown} of the 300 files of the skill "big"`)).toBe(true);
+    expect(listed).toContain('A path that names no file is answered with the paths that start with it.');
+    const under = texts(await call(folder, 'read_skill_file', { skill: 'big', path: 'references/' }))[0] as string;
+    expect(Buffer.byteLength(under)).toBeLessThanOrEqual(LISTING_MAX_BYTES);
+    const paths = [...under.matchAll(/^- (.+)$/gm)].map((m) => m[1]);
+    expect(paths.length).toBeGreaterThan(50);
+    expect(paths.every((p) => p?.startsWith('references/file-'))).toBe(true);
   });
 
   it('answers a file over the server’s read limit with a failure, not a read', async () => {
