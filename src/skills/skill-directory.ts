@@ -43,6 +43,11 @@ interface SearchIndex {
   texts: string[];
 }
 
+/**
+ * The loadable skills of one catalogue, their order, and the lookups and
+ * search the skill tools make; built on first use by the catalogue view, so a
+ * reload makes a new one and a request never sees half of two.
+ */
 export class SkillDirectory {
   /** Every loadable skill, in listing order. */
   readonly entries: readonly DirectoryEntry[];
@@ -71,6 +76,7 @@ export class SkillDirectory {
     return this.#description;
   }
 
+  /** The loadable skill of that name. */
   get(name: string): DirectoryEntry | undefined {
     return this.#byName.get(name);
   }

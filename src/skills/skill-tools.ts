@@ -20,6 +20,7 @@ import type { Catalogue } from './catalogue-view.js';
 import type { DirectoryEntry, SkillDirectory } from './skill-directory.js';
 import { fileList, searchAnswer, unknownFile, unknownSkill } from './skill-listing.js';
 
+/** The names of the two tools: snake_case, as the tool names hosts already know (`read_file`, `web_search`). */
 export const LOAD_SKILL = 'load_skill';
 export const READ_SKILL_FILE = 'read_skill_file';
 
