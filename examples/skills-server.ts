@@ -9,9 +9,11 @@ const extra = staticPrompts([definePrompt({ name: 'standup', description: 'Write
 const server = createServer({
   name: 'team-prompts',
   version: '1.0.0',
+  instructions: folder.instructions, // tells a model how to load a skill
   prompts: combinePrompts(folder.prompts, extra),
   resources: folder.resources,
   skills: folder.skills,
+  ...(folder.tools && { tools: folder.tools }), // load_skill and read_skill_file, unless { tools: false }
 });
 await serveStdio(server).done;
 folder.close();

@@ -24,6 +24,7 @@ export const OPTIONS = {
   dir: { type: 'string', multiple: true },
   http: { type: 'string' },
   watch: { type: 'boolean' },
+  'no-tools': { type: 'boolean' },
   prefix: { type: 'string' },
   name: { type: 'string' },
   title: { type: 'string' },

@@ -56,23 +56,23 @@ export interface ServerIdentity {
   instructions?: string;
 }
 
-const INSTRUCTIONS = 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.';
-
 /** Loads folders (the bundled skills when none) and builds a server over them. */
 export async function skillsServer(
   dirs: readonly string[],
-  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; leanHeap?: boolean; identity?: ServerIdentity },
+  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; leanHeap?: boolean; identity?: ServerIdentity; tools?: boolean },
 ): Promise<{ server: Server; folder: SkillsFolder }> {
   requireFolders(dirs);
   const load = () =>
     loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], {
       watch: options.watch ?? false,
       logger: options.logger,
+      tools: options.tools ?? true,
       ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     });
   const folder = options.leanHeap ? await loadLean(load) : await load();
   const name = options.identity?.name ?? 'skillport';
-  const instructions = options.identity?.instructions ?? INSTRUCTIONS;
+  // The folder's own instructions say how its skills are reached (with the tools, how to load one).
+  const instructions = options.identity?.instructions ?? folder.instructions;
   const server = createServer({
     name,
     // Clients show the title over the name: a server given only a name is shown by it.
@@ -82,6 +82,7 @@ export async function skillsServer(
     prompts: folder.prompts,
     resources: folder.resources,
     skills: folder.skills,
+    ...(folder.tools ? { tools: folder.tools } : {}),
     logger: options.logger,
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
   });

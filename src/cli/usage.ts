@@ -10,6 +10,7 @@ export type OptionName =
   | 'dir'
   | 'http'
   | 'watch'
+  | 'no-tools'
   | 'prefix'
   | 'name'
   | 'title'
@@ -30,6 +31,7 @@ const LABELS: Record<OptionName, string> = {
   dir: '--dir DIR',
   http: '--http HOST:PORT',
   watch: '--watch',
+  'no-tools': '--no-tools',
   prefix: '--prefix P',
   name: '--name N',
   title: '--title T',
@@ -65,13 +67,14 @@ const PREFIX = "prefix of shared reference prompts (default: the first folder's 
 
 export const COMMANDS = {
   serve: {
-    brief: 'Serve skills folders as MCP prompts and resources (stdio or HTTP)',
+    brief: 'Serve skills folders as MCP prompts, resources and tools (stdio or HTTP)',
     usage: 'serve [DIR...] [options]',
-    summary: 'Serve skills folders as MCP prompts and resources, over stdio or Streamable HTTP.',
+    summary: 'Serve skills folders as MCP prompts, resources and tools (load_skill, read_skill_file), over stdio or Streamable HTTP.',
     positionalFolders: true,
     options: {
       dir: `${DIR}; the same as a positional DIR`,
       watch: 'reload when files change and notify clients',
+      'no-tools': 'serve no tools: leave out load_skill and read_skill_file, which reach hosts that only call tools',
       prefix: PREFIX,
       name: 'server name sent to clients (default: skillport)',
       title: 'server title clients display (default: the --name, else skillport)',

@@ -5,7 +5,7 @@
  */
 import { ErrorCode, isProtocolError, ProtocolError } from '../jsonrpc/errors.js';
 import type { Awaitable, RequestContext } from './context.js';
-import { isOutputLimitError, ToolArgumentsError } from './errors.js';
+import { isOutputLimitError, isToolArgumentsError, ToolArgumentsError } from './errors.js';
 import { InputPendingError, isMissingClientCapabilityError } from './input.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
 import { combineNamed, findNamed, liveSet, type NamedSet, namedSet } from './named.js';
@@ -57,7 +57,9 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
    * Runs the tool with arguments that passed `inputSchema`. A throw is a
    * failure of the tool, answered as a result with `isError: true` and the
    * error's message for the model; a {@link ProtocolError} is answered as
-   * that JSON-RPC error instead.
+   * that JSON-RPC error instead, and a {@link ToolArgumentsError} (arguments
+   * the schema let through but the tool cannot take) as each revision
+   * answers invalid arguments.
    */
   call(args: SchemaOutput<I>, ctx: RequestContext): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
 }
@@ -97,8 +99,18 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
       try {
         output = await run(checked.value, ctx);
       } catch (error) {
-        // Not failures of the tool: a protocol error, an output cap, a wait for the client's input.
-        if (isProtocolError(error) || isOutputLimitError(error) || error instanceof InputPendingError || isMissingClientCapabilityError(error)) throw error;
+        // Not failures of the tool: a protocol error, an output cap, a wait for the client's input,
+        // or invalid arguments the tool found itself, answered as those the schema finds (2025-06-18:
+        // a protocol error, server/tools §Error Handling).
+        if (
+          isProtocolError(error) ||
+          isOutputLimitError(error) ||
+          isToolArgumentsError(error) ||
+          error instanceof InputPendingError ||
+          isMissingClientCapabilityError(error)
+        ) {
+          throw error;
+        }
         return failure(error);
       }
       const result = toResult(output);

@@ -1,8 +1,8 @@
 /**
  * What a catalogue is: everything served from the folders at one point in
  * time, immutable. Prompts are built with it; resources, files, Skills-
- * extension entries, directory listings and completion indexes are derived
- * from its skills on first use, once per catalogue.
+ * extension entries, directory listings, completion indexes and the skill
+ * tools' directory are derived from its skills on first use, once per catalogue.
  */
 import type { Prompt, Resource } from '../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
@@ -10,6 +10,7 @@ import type { SkillEntry } from '../core/skills.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { directoryListings, type PromptEntry } from './entries.js';
 import type { Issue } from './issues.js';
+import { SkillDirectory } from './skill-directory.js';
 import type { SkillFileRecord, SkillRecord } from './skill-record.js';
 
 /** A servable file: its record and the folder it lives in. */
@@ -44,6 +45,8 @@ export interface Catalogue {
   readonly skillCompletions: CompletionIndex;
   /** Completions of the paths inside one skill, indexed once per catalogue and skill. */
   pathCompletions(skill: SkillRecord): CompletionIndex;
+  /** The skills the `load_skill` tool lists and searches. */
+  readonly skillDirectory: SkillDirectory;
   readonly issues: readonly Issue[];
 }
 
@@ -69,6 +72,7 @@ export class BuiltCatalogue implements Catalogue {
   #topSkills: Map<string, SkillRecord> | undefined;
   #skillCompletions: CompletionIndex | undefined;
   #pathCompletions: Map<SkillRecord, CompletionIndex> | undefined;
+  #skillDirectory: SkillDirectory | undefined;
 
   constructor(
     prompts: readonly Prompt[],
@@ -155,6 +159,11 @@ export class BuiltCatalogue implements Catalogue {
       this.#pathCompletions.set(skill, index);
     }
     return index;
+  }
+
+  get skillDirectory(): SkillDirectory {
+    this.#skillDirectory ??= new SkillDirectory(this);
+    return this.#skillDirectory;
   }
 
   get directories(): ReadonlyMap<string, readonly Resource[]> {

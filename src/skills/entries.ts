@@ -35,6 +35,8 @@ export interface PromptEntry {
    */
   fixed?(args: Record<string, string>): PromptResult | undefined;
   completers: ReadonlyMap<string, ResolvedCompleter>;
+  /** The skill whose prompt this is; absent for reference documents and prompt files. */
+  readonly skill?: SkillRecord;
 }
 
 /** The result of a rendered prompt: one user message, with the full description when there is one. */
@@ -133,7 +135,7 @@ export function skillPrompt(skill: SkillRecord, targets: CitationTargets, fs: Co
 class SkillPrompt implements PromptEntry {
   readonly prompt: Prompt;
   readonly completers: ReadonlyMap<string, ResolvedCompleter>;
-  readonly #skill: SkillRecord;
+  readonly skill: SkillRecord;
   readonly #targets: CitationTargets;
   readonly #fs: ConfinedFs;
   readonly #localized: boolean;
@@ -152,7 +154,7 @@ class SkillPrompt implements PromptEntry {
     this.completers = completersOf(skill.args, localized ? ['locale', localeCompleter(skill.locales)] : undefined);
     this.prompt = { name: skill.name, description: firstSentence(skill.description) };
     if (args.length > 0) this.prompt.arguments = args;
-    this.#skill = skill;
+    this.skill = skill;
     this.#targets = targets;
     this.#fs = fs;
     this.#localized = localized;
@@ -161,7 +163,7 @@ class SkillPrompt implements PromptEntry {
 
   /** SKILL.md's text, checked to be what the catalogue read. */
   #text(): string {
-    const skill = this.#skill;
+    const skill = this.skill;
     const stamp = this.#fs.stampNow(skill.file.rel);
     if (stamp !== undefined && stamp === this.#stamp) return skill.text;
     // Touched, moved or rewritten: only the bytes can tell. Same digest, same text.
@@ -180,20 +182,20 @@ class SkillPrompt implements PromptEntry {
   #variant(wanted: string | undefined): LocaleVariant | undefined {
     if (!this.#localized || wanted === undefined || wanted === '') return undefined;
     if (!isWellFormedLanguageTag(wanted)) {
-      throw new ArgumentValueError(`Skill "${this.#skill.name}": ${JSON.stringify(wanted)} is not a BCP 47 language tag (RFC 5646)`);
+      throw new ArgumentValueError(`Skill "${this.skill.name}": ${JSON.stringify(wanted)} is not a BCP 47 language tag (RFC 5646)`);
     }
-    return lookupLanguageTag(wanted, this.#skill.locales);
+    return lookupLanguageTag(wanted, this.skill.locales);
   }
 
   fixed(values: Record<string, string>): PromptResult | undefined {
-    if (this.#skill.args.length > 0 || this.#variant(values.locale) !== undefined) return undefined;
+    if (this.skill.args.length > 0 || this.#variant(values.locale) !== undefined) return undefined;
     this.#text();
-    this.#fixed ??= encodeOnce(promptResultOf(rewriteCitations(this.#skill.text, this.#targets), this.#skill.description), true);
+    this.#fixed ??= encodeOnce(promptResultOf(rewriteCitations(this.skill.text, this.#targets), this.skill.description), true);
     return this.#fixed;
   }
 
   render(values: Record<string, string>, maxLength?: number): { text: string; description: string | undefined } {
-    const skill = this.#skill;
+    const skill = this.skill;
     let { bodyOffset, description } = skill;
     let text: string | undefined;
     const variant = this.#variant(values.locale);

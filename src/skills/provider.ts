@@ -1,5 +1,5 @@
 /**
- * A skills folder as prompt, resource and skills providers, with optional
+ * A skills folder as prompt, resource, skills and tool providers, with optional
  * live reload: every folder is watched (see watch-tree.ts), a change builds a new catalogue, and
  * the new one replaces the old in one assignment only if it was built; a
  * failed reload keeps the last good catalogue and logs why.
@@ -12,6 +12,7 @@ import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
 import { toBase64 } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
+import type { ToolProvider } from '../core/tools.js';
 import { parseUriTemplate } from '../core/uri-template.js';
 import { ErrorCode, InvalidParamsError, ProtocolError } from '../jsonrpc/errors.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
@@ -19,6 +20,8 @@ import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';
 import { StaleFileError } from './load-skill.js';
 import { decodeExact, digestOf } from './skill-record.js';
+import { instructionsFor, skillTools } from './skill-tools.js';
+import { byUri } from './uri-lookup.js';
 import { type TreeWatcher, watchTree } from './watch-tree.js';
 
 export interface SkillsFolderOptions extends CatalogueOptions {
@@ -30,6 +33,11 @@ export interface SkillsFolderOptions extends CatalogueOptions {
    */
   debounceMs?: number;
   logger?: Logger;
+  /**
+   * Also serve the skills as the tools `load_skill` and `read_skill_file`, for
+   * hosts that call tools but show no prompts or resources. Default true.
+   */
+  tools?: boolean;
 }
 
 /** A loaded skills folder, ready to hand to createServer. */
@@ -37,6 +45,10 @@ export interface SkillsFolder {
   readonly prompts: PromptProvider;
   readonly resources: ResourceProvider;
   readonly skills: SkillsProvider;
+  /** `load_skill` and `read_skill_file`; absent with `tools: false`. */
+  readonly tools?: ToolProvider;
+  /** Server instructions that tell a model how to reach this folder's skills (createServer's `instructions`). */
+  readonly instructions: string;
   /** The catalogue currently served. */
   readonly catalogue: Catalogue;
   /** Rebuilds now; resolves false when the rebuild failed and the old catalogue stays. */
@@ -47,41 +59,6 @@ export interface SkillsFolder {
 
 /** The resource template every skill file matches (SEP-2640 URI shape). */
 export const SKILL_FILE_TEMPLATE = 'skill://{skill}/{+path}';
-
-/**
- * A `skill://` URI with each segment percent-encoded as the catalogue writes
- * it, or undefined when it is already so or is not one. A client that expands
- * `skill://{skill}/{+path}` leaves reserved characters such as `+` or `@` as
- * they are (RFC 6570 §3.2.3), where the catalogue encodes them: both name the
- * same file.
- */
-function canonicalUri(uri: string): string | undefined {
-  if (!uri.startsWith('skill://')) return undefined;
-  const segments = uri.slice('skill://'.length).split('/');
-  let changed = false;
-  for (const [index, segment] of segments.entries()) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      return undefined;
-    }
-    const encoded = encodeURIComponent(decoded);
-    if (encoded !== segment) {
-      segments[index] = encoded;
-      changed = true;
-    }
-  }
-  return changed ? `skill://${segments.join('/')}` : undefined;
-}
-
-/** The value of `uri` in a map keyed by catalogue URIs, also when the client encoded it otherwise. */
-function byUri<T>(map: ReadonlyMap<string, T>, uri: string): T | undefined {
-  const found = map.get(uri);
-  if (found !== undefined) return found;
-  const canonical = canonicalUri(uri);
-  return canonical === undefined ? undefined : map.get(canonical);
-}
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -106,6 +83,16 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
   const resourceChanges = createEmitter<ResourceEvent>();
   const skillChanges = createEmitter<void>();
   const live = options.watch === true;
+  // Made before the first reload can run, which tells them of their listing's changes.
+  const tools =
+    options.tools === false
+      ? undefined
+      : skillTools({
+          catalogue: () => current,
+          render: (name, args, ctx) => getPrompt(name, args, 0, ctx.limits?.maxPromptBytes),
+          complete: (name, argument, args, ctx) => prompts.complete?.(name, { name: argument, value: '' }, { arguments: args }, ctx) ?? { values: [] },
+          read: (uri, ctx) => resources.read(uri, ctx),
+        });
 
   let tree: TreeWatcher | undefined;
   let reloading: Promise<boolean> | undefined;
@@ -130,6 +117,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
       if (!now || now.record.digest !== entry.record.digest) resourceChanges.emit({ type: 'updated', uri });
     }
     if (!same(previous.skillEntries, next.skillEntries)) skillChanges.emit();
+    tools?.reloaded(previous, next);
     logger.info(`Reloaded: ${next.prompts.length} prompts, ${next.skills.length} skills`);
     return true;
   }
@@ -267,6 +255,8 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     prompts,
     resources,
     skills,
+    ...(tools ? { tools } : {}),
+    instructions: instructionsFor(tools !== undefined),
     get catalogue() {
       return current;
     },

@@ -45,7 +45,7 @@ describe('skillport CLI', () => {
     const result = cli();
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/serving \d+ prompts from \d+ skills over stdio/);
+    expect(result.stderr).toMatch(/serving \d+ prompts and 2 tools from \d+ skills over stdio/);
   });
 
   it('exits 1 with a message when the folder does not exist', () => {

@@ -9,7 +9,7 @@ import { BROKEN, runCli, VALID } from './_run.js';
 
 /** The options each command takes (besides --help and --version); the help texts and README say the same. */
 const ACCEPTED: Record<string, string[]> = {
-  serve: ['dir', 'watch', 'prefix', 'name', 'title', 'instructions', 'log-level', 'page-size', 'http', 'auth-token', 'allow-origin', 'allow-host'],
+  serve: ['dir', 'watch', 'no-tools', 'prefix', 'name', 'title', 'instructions', 'log-level', 'page-size', 'http', 'auth-token', 'allow-origin', 'allow-host'],
   list: ['dir', 'prefix', 'json'],
   get: ['dir', 'arg', 'prefix', 'json'],
   complete: ['dir', 'arg', 'prefix', 'json'],
@@ -93,7 +93,7 @@ describe('folders', () => {
     expect((await runCli('get', 'greeting', '--dir', VALID, '--arg', 'who=Ada')).stdout).toContain('Say hello to Ada');
     expect((await runCli('complete', 'greeting', 'language', 'g', '--dir', VALID)).stdout).toBe('german\nenglish\n');
     expect((await runCli('check', '--dir', VALID)).stdout).toMatch(/^OK: 4 skills, 10 prompts/m);
-    expect((await runCli('serve', '--dir', VALID)).stderr).toContain('serving 10 prompts from 4 skills over stdio');
+    expect((await runCli('serve', '--dir', VALID)).stderr).toContain('serving 10 prompts and 2 tools from 4 skills over stdio');
   });
 
   it('takes positional folders and --dir in any mix, in command-line order', async () => {

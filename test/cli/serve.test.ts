@@ -1,5 +1,5 @@
 /**
- * `skillport serve --name --title --instructions`: how the server presents
+ * `skillport serve --name --title --instructions --no-tools`: how the server presents
  * itself, so two configured skillport servers can be told apart in a client.
  * Over a real stdio pipe, as a client sees it.
  */
@@ -8,7 +8,12 @@ import { BIN, initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
 import { type Message, modern } from '../_wire.js';
 
 const VALID = `${ROOT}test/fixtures/skills/valid`;
-const DEFAULT_INSTRUCTIONS = 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.';
+const DEFAULT_INSTRUCTIONS =
+  'This server has Agent Skills: instructions for particular kinds of task, with the files they use. ' +
+  "The load_skill tool's description lists them (its query input searches them when there are many). " +
+  'When a task matches a skill, call load_skill with its name before starting and follow what it says; ' +
+  'read the files it names with read_skill_file. The skills are also prompts, and every skill file is a resource under skill://<skill>/<path>.';
+const NO_TOOLS_INSTRUCTIONS = 'Agent Skills served as prompts; every skill file is also a resource under skill://<skill>/<path>.';
 
 let client: RawStdioClient | undefined;
 afterEach(async () => {
@@ -16,14 +21,17 @@ afterEach(async () => {
   client = undefined;
 });
 
-/** serverInfo and instructions from initialize (2025-11-25) and from server/discover (2026-07-28). */
-async function identity(...flags: string[]): Promise<{ initialized: Message; discovered: Message }> {
+/** serverInfo and instructions from initialize (2025-11-25) and from server/discover (2026-07-28), and the capabilities declared. */
+async function identity(...flags: string[]): Promise<{ initialized: Message; discovered: Message; capabilities: Message }> {
   client = RawStdioClient.spawn(BIN, ['serve', VALID, '--log-level', 'silent', ...flags]);
   const discover = (await client.request('server/discover', modern())).result;
   const init = (await initialize(client, '2025-11-25')).result;
+  // 2026-07-28 also declares the Skills extension; tools are declared alike in both eras.
+  expect(discover.capabilities.tools).toEqual(init.capabilities.tools);
   return {
     initialized: { serverInfo: init.serverInfo, instructions: init.instructions },
     discovered: { serverInfo: discover._meta['io.modelcontextprotocol/serverInfo'], instructions: discover.instructions },
+    capabilities: init.capabilities,
   };
 }
 
@@ -42,10 +50,20 @@ describe('skillport serve identity', () => {
     expect(discovered).toEqual(expected);
   });
 
-  it('presents itself as skillport by default', async () => {
-    const { initialized, discovered } = await identity();
+  it('presents itself as skillport by default, with the skill tools and instructions that say how to load a skill', async () => {
+    const { initialized, discovered, capabilities } = await identity();
     const expected = { serverInfo: { name: 'skillport', title: 'skillport', version: expect.any(String) }, instructions: DEFAULT_INSTRUCTIONS };
     expect(initialized).toEqual(expected);
     expect(discovered).toEqual(expected);
+    expect(capabilities.tools).toEqual({ listChanged: true });
+  });
+
+  it('serves no tools capability with --no-tools, and instructions that do not mention them', async () => {
+    const { initialized, capabilities } = await identity('--no-tools');
+    expect(capabilities).toEqual({ completions: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(initialized.instructions).toBe(NO_TOOLS_INSTRUCTIONS);
+    const c = client as RawStdioClient;
+    expect((await c.request('tools/list', {})).error).toMatchObject({ code: -32601 });
+    expect((await c.request('tools/list', modern())).error).toMatchObject({ code: -32601 });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from '../../src/core/context.js';
-import { isToolArgumentsError } from '../../src/core/errors.js';
+import { isToolArgumentsError, ToolArgumentsError } from '../../src/core/errors.js';
 import { combineTools, defineTool, liveTools, staticTools } from '../../src/core/tools.js';
 import { ErrorCode, InvalidParamsError, isProtocolError } from '../../src/jsonrpc/errors.js';
 
@@ -66,6 +66,20 @@ describe('defineTool', () => {
       },
     });
     await expect(refusing.call({}, ctx)).rejects.toThrow('no such account');
+  });
+
+  it('answers invalid arguments the tool finds itself as those the schema finds', async () => {
+    const picky = defineTool({
+      name: 'p',
+      inputSchema: { type: 'object', properties: { day: { type: 'string' } } },
+      call: ({ day }) => {
+        if (day === 'someday') throw new ToolArgumentsError('p', ['/day: not a day of the week']);
+        return String(day);
+      },
+    });
+    const refused = await picky.call({ day: 'someday' }, ctx).catch((error: unknown) => error);
+    expect(isToolArgumentsError(refused)).toBe(true);
+    expect((refused as Error).message).toBe('Invalid arguments for tool "p": /day: not a day of the week');
   });
 
   it('fills content from structured content and holds it to the output schema', async () => {

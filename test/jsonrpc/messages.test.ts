@@ -10,7 +10,10 @@ describe('classify', () => {
       message: { jsonrpc: '2.0', id: 1, method: 'm', params: {} },
     });
     expect(classify({ jsonrpc: '2.0', method: 'n' })).toEqual({ kind: 'notification', message: { jsonrpc: '2.0', method: 'n' } });
-    expect(classify({ jsonrpc: '2.0', id: 'a', result: {} })).toEqual({ kind: 'response', id: 'a' });
+    // A response keeps its result or error: the server's own questions to the client await them.
+    expect(classify({ jsonrpc: '2.0', id: 'a', result: {} })).toEqual({ kind: 'response', id: 'a', result: {} });
+    expect(classify({ jsonrpc: '2.0', id: 2, error: { code: -1, message: 'no' } })).toEqual({ kind: 'response', id: 2, error: { code: -1, message: 'no' } });
+    expect(classify({ jsonrpc: '2.0', id: 3, result: 'not an object' })).toEqual({ kind: 'response', id: 3 });
   });
 
   it.each([

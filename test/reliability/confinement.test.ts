@@ -3,8 +3,9 @@
  * marker is planted in files outside the folder, reachable through `..`,
  * encoded and absolute paths, backslashes, NUL, symbolic links (to a file,
  * to a folder, to a whole skill) and links swapped in after loading; FIFOs
- * and devices sit inside it. Every prompt, resource, skill and directory is
- * then requested over stdio on both eras (and over HTTP), and the marker must
+ * and devices sit inside it. Every prompt, resource, skill, directory and
+ * skill tool is then requested over stdio on both eras (and over HTTP), the
+ * hostile URIs also as `read_skill_file` skills and paths, and the marker must
  * never appear in any byte the server writes.
  *
  * Hard links: a hard link is a regular file of the folder (the same inode
@@ -93,12 +94,51 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
   writeSection(
     'confinement',
-    `### Confinement\n\nA unique marker planted outside the served folder; ${hostileUris().length} hostile resource URIs, symbolic links to a file, a folder and a whole skill (absolute and relative), a link in \`prompts/\`, links swapped in after loading, and ${special.join(', ')} inside it.\n\n${figures.table()}`,
+    `### Confinement\n\nA unique marker planted outside the served folder; ${hostileUris().length} hostile resource URIs (and ${hostileFiles().length} read_skill_file calls made of them), symbolic links to a file, a folder and a whole skill (absolute and relative), a link in \`prompts/\`, links swapped in after loading, and ${special.join(', ')} inside it.\n\n${figures.table()}`,
   );
 });
 
+/**
+ * The hostile URIs as `read_skill_file` arguments (the first segment as the
+ * skill, the rest as the path, also percent-decoded), and paths that only a
+ * tool takes: absolute, `..` alone, a skill name that is a path.
+ */
+function hostileFiles(): Array<{ skill: string; path: string }> {
+  const abs = join(outside, 'secret.md');
+  const pairs = [
+    { skill: 'good', path: abs },
+    { skill: 'good', path: `/${abs}` },
+    { skill: 'good', path: '..' },
+    { skill: 'good', path: '../outside/secret.md' },
+    { skill: 'good', path: './../../outside/secret.md' },
+    { skill: 'good', path: 'SKILL.md/../../../outside/secret.md' },
+    { skill: 'good', path: `file://${abs}` },
+    { skill: 'good', path: 'relative-link.md' },
+    { skill: '..', path: 'outside/secret.md' },
+    { skill: '../outside', path: 'secret.md' },
+    { skill: 'outside-skill', path: 'SKILL.md' },
+    { skill: 'secret', path: 'SKILL.md' },
+    { skill: abs, path: 'SKILL.md' },
+  ];
+  for (const uri of hostileUris()) {
+    if (!uri.startsWith('skill://')) continue;
+    const rest = uri.slice('skill://'.length);
+    const at = rest.indexOf('/');
+    const [skill, path] = at < 0 ? [rest, ''] : [rest.slice(0, at), rest.slice(at + 1)];
+    pairs.push({ skill, path });
+    let decoded = path;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {}
+    if (decoded !== path) pairs.push({ skill, path: decoded });
+  }
+  return pairs;
+}
+
 /** Every request a client can make against the folder, with the hostile URIs. */
-async function everything(call: (method: string, params: Message) => Promise<Message>): Promise<{ replies: Message[]; refused: Message[] }> {
+async function everything(
+  call: (method: string, params: Message) => Promise<Message>,
+): Promise<{ replies: Message[]; refused: Message[]; refusedTools: Message[] }> {
   const replies: Message[] = [];
   const list = async (method: string, key: string, params: Message = {}): Promise<Message[]> => {
     const items: Message[] = [];
@@ -116,7 +156,20 @@ async function everything(call: (method: string, params: Message) => Promise<Mes
     const args = Object.fromEntries(((prompt.arguments as Message[] | undefined) ?? []).map((a) => [a.name, 'x']));
     replies.push(await call('prompts/get', { name: prompt.name, arguments: args }));
   }
-  for (const resource of await list('resources/list', 'resources')) replies.push(await call('resources/read', { uri: resource.uri }));
+  for (const resource of await list('resources/list', 'resources')) {
+    replies.push(await call('resources/read', { uri: resource.uri }));
+    // The same file through the tool: its skill and path as load_skill names them.
+    const [, skill, path] = /^skill:\/\/([^/]+)\/(.+)$/.exec(String(resource.uri)) ?? [];
+    if (skill !== undefined && path !== undefined) {
+      replies.push(await call('tools/call', { name: 'read_skill_file', arguments: { skill: decodeURIComponent(skill), path: decodeURIComponent(path) } }));
+    }
+  }
+  const tools = await list('tools/list', 'tools');
+  for (const prompt of await list('prompts/list', 'prompts')) {
+    const args = Object.fromEntries(((prompt.arguments as Message[] | undefined) ?? []).map((a) => [a.name, 'x']));
+    replies.push(await call('tools/call', { name: 'load_skill', arguments: { name: prompt.name, arguments: args } }));
+  }
+  for (const query of ['secret', 'outside', 'good', '..']) replies.push(await call('tools/call', { name: 'load_skill', arguments: { query } }));
   for (const skill of await list('skills/list', 'skills')) {
     replies.push(await call('skills/get', { uri: skill.uri }));
     replies.push(await call('resources/directory/read', { uri: String(skill.uri).replace(/SKILL\.md$/, '') }));
@@ -139,7 +192,14 @@ async function everything(call: (method: string, params: Message) => Promise<Mes
     replies.push(await call('resources/directory/read', { uri }));
     replies.push(await call('skills/get', { uri }));
   }
-  return { replies, refused };
+  const refusedTools: Message[] = [];
+  for (const file of hostileFiles()) {
+    const reply = await call('tools/call', { name: 'read_skill_file', arguments: file });
+    replies.push(reply);
+    refusedTools.push(reply);
+  }
+  expect(tools.map((t) => t.name)).toEqual(['load_skill', 'read_skill_file']);
+  return { replies, refused, refusedTools };
 }
 
 function swapAfterLoad(): void {
@@ -174,7 +234,7 @@ describe('confinement', () => {
         expect(uris).toContain('skill://good/inside-link.md');
         expect(uris.filter((u: string) => /link-file|link-dir|relative-link|linked-skill|fifo|device|leak/.test(u))).toEqual([]);
         swapAfterLoad();
-        const { replies, refused } = await everything(call);
+        const { replies, refused, refusedTools } = await everything(call);
         const wire = client.received.map((m) => JSON.stringify(m)).join('\n');
         expect(wire.includes(MARKER), 'the outside marker reached the client').toBe(false);
         const notFound = era === '2026-07-28' ? -32602 : -32002;
@@ -182,10 +242,13 @@ describe('confinement', () => {
           expect(reply.result, JSON.stringify(reply)).toBeUndefined();
           expect([notFound, -32602]).toContain(reply.error.code);
         }
+        // read_skill_file: a tool's failure (server/tools §Error Handling), for every way out.
+        for (const reply of refusedTools) expect(reply.result?.isError, JSON.stringify(reply)).toBe(true);
         expect(wire).toContain(HARD_MARKER);
         expect(client.garbage).toEqual([]);
-        figures.add(`stdio ${era}: requests made (every prompt, resource, skill, directory, completion, hostile URI)`, replies.length);
+        figures.add(`stdio ${era}: requests made (every prompt, resource, skill, directory, completion, skill tool, hostile URI)`, replies.length);
         figures.add(`stdio ${era}: hostile URIs refused`, `${refused.length} of ${hostileUris().length}, code ${notFound}`);
+        figures.add(`stdio ${era}: hostile read_skill_file calls refused`, `${refusedTools.length} of ${hostileFiles().length}, isError results`);
       } finally {
         restoreSwapped();
         await client.close();
@@ -210,9 +273,10 @@ describe('confinement', () => {
           bodies.push(answer.body);
           return JSON.parse(answer.body) as Message;
         };
-        const { replies, refused } = await everything(call);
+        const { replies, refused, refusedTools } = await everything(call);
         expect(bodies.join('\n').includes(MARKER)).toBe(false);
         for (const reply of refused) expect(reply.error?.code).toBe(-32602);
+        for (const reply of refusedTools) expect(reply.result?.isError).toBe(true);
         figures.add('HTTP 2026-07-28: requests made', replies.length);
       } finally {
         restoreSwapped();

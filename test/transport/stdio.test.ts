@@ -24,7 +24,7 @@ describe('stdio transport', () => {
     await client.close();
     expect(client.rawLines.length).toBeGreaterThanOrEqual(3);
     for (const line of client.rawLines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
-    expect(client.stderr).toContain('skillport info: serving 10 prompts from 4 skills over stdio');
+    expect(client.stderr).toContain('skillport info: serving 10 prompts and 2 tools from 4 skills over stdio');
     expect(client.stderr).toContain('skillport debug: Ignored a response message');
   });
 

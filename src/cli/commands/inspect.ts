@@ -48,13 +48,16 @@ function requireDeclared(prompt: Prompt | undefined, names: readonly string[], c
 export async function list({ folders, values }: Invocation, io: CliIo): Promise<number> {
   const { server, folder } = await open(folders, values, io);
   const prompts = await server.prompts();
-  if (values.json) write(io, JSON.stringify({ prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length }, null, 2));
+  const tools = (await server.engine.tools()).map((tool) => tool.name);
+  if (values.json) write(io, JSON.stringify({ prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length, tools }, null, 2));
   else {
     const width = Math.min(40, Math.max(...prompts.map((p) => p.name.length), 4));
     for (const prompt of prompts) {
       const args = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ');
       write(io, `${prompt.name.padEnd(width)}  ${prompt.description ?? ''}${args ? `  (${args})` : ''}`);
     }
+    // The tools `serve` adds for hosts that only call tools, named once rather than listed: their description is the skill list above.
+    write(io, `tools: ${tools.join(', ')} (serve --no-tools leaves them out)`);
     write(io, `${prompts.length} prompts, ${folder.catalogue.skills.length} skills, ${folder.catalogue.resources.length} resources`);
   }
   return 0;

@@ -36,6 +36,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const logger = createStderrLogger(level, (line) => io.stderr.write(line));
   const { server, folder } = await skillsServer(folders, {
     watch: values.watch === true,
+    tools: values['no-tools'] !== true,
     logger,
     leanHeap: io.leanHeap === true,
     identity: identity(values),
@@ -43,7 +44,9 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     ...(pageSize !== undefined ? { pageSize } : {}),
   });
   const { catalogue } = folder;
-  const summary = `${catalogue.prompts.length} prompts from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
+  // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
+  const tools = folder.tools ? ' and 2 tools' : '';
+  const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
 
   if (address !== undefined) {
     const { host, port } = address;
