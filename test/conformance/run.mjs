@@ -1,6 +1,6 @@
 // Runs the official MCP conformance suite against skillport over Streamable
 // HTTP, restricted to the scenarios in scope (IN_SCOPE: what the library
-// serves today: prompts, resources, completion, tools).
+// serves today: prompts, resources, completion, tools, logging, progress).
 //
 //   npm run build && npm run conformance [-- --scenario NAME] [-- --keep]
 //
@@ -49,14 +49,15 @@ const SUITES = [
 /**
  * The scenarios in scope: every one whose behaviour the library serves. The
  * server scenarios left out, and why:
- * - logging-set-level, tools-call-with-logging: no logging (`logging/setLevel`, notifications/message) yet.
- * - tools-call-with-progress: no progress notifications from a handler yet.
  * - tools-call-sampling, tools-call-elicitation, elicitation-sep1034-defaults, elicitation-sep1330-enums:
  *   no server-to-client requests (sampling/createMessage, elicitation/create) yet.
  * - input-required-result-* other than the two below: no InputRequiredResult (MRTR) yet.
  * - http-custom-header-server-validation: no `x-mcp-header` tool parameters or Mcp-Param-* validation yet.
  * - tasks-* (extension): no tasks.
  * - sep-2640-skills-* (extension): run against `skillport serve --http` by test/e2e/conformance-skills.test.ts.
+ * Every scenario listed here runs at each revision its suite release has it for (`list --server
+ * --spec-version`): logging-set-level and tools-call-with-logging at the 2025 revisions only,
+ * server-stateless, caching and the like at 2026-07-28 only.
  */
 export const IN_SCOPE = [
   'server-initialize',
@@ -89,6 +90,9 @@ export const IN_SCOPE = [
   'sep-2164-resource-not-found',
   'dns-rebinding-protection',
   'http-header-validation',
+  'logging-set-level',
+  'tools-call-with-logging',
+  'tools-call-with-progress',
   'input-required-result-unsupported-methods',
   'input-required-result-non-tool-request',
 ];
