@@ -1,12 +1,15 @@
 // The server the official MCP conformance suite runs against, built with
 // skillport's public API from the built package (dist/). It exposes the
 // fixture names the suite's scenarios ask for (prompts-*, resources-*,
-// completion-complete, sep-2164-resource-not-found, the tools-* scenarios
-// the library can serve, json-schema-2020-12, logging-set-level, and the
-// diagnostic tools of server-stateless: test_trigger_tool_change,
-// test_trigger_prompt_change, test_logging_tool) over Streamable HTTP, with
-// logging on. Tools that need sampling, elicitation, MRTR or x-mcp-header
-// are not registered yet (see IN_SCOPE in run.mjs).
+// completion-complete, sep-2164-resource-not-found, the tools-* scenarios,
+// json-schema-2020-12, logging-set-level, the input-required-result-*
+// scenarios in _input-required.mjs, and the diagnostic tools of
+// server-stateless: test_trigger_tool_change, test_trigger_prompt_change,
+// test_logging_tool, test_missing_capability, test_streaming_elicitation)
+// over Streamable HTTP, with logging on. Tools that need server-to-client
+// requests on 2025 sessions (tools-call-sampling, tools-call-elicitation,
+// elicitation-sep1034-defaults, elicitation-sep1330-enums) or x-mcp-header
+// are not registered: the library has neither yet (see IN_SCOPE in run.mjs).
 //
 //   node test/conformance/fixture-server.mjs --http 127.0.0.1:0
 //
@@ -27,6 +30,7 @@ import {
   liveTools,
   ResourceNotFoundError,
 } from '../../dist/index.js';
+import { inputPrompts, inputTools } from './_input-required.mjs';
 
 const { values } = parseArgs({ options: { http: { type: 'string', default: '127.0.0.1:0' }, stateless: { type: 'boolean', default: false } } });
 const match = /^(.*):(\d+)$/.exec(values.http);
@@ -71,6 +75,7 @@ const basePrompts = [
       ],
     }),
   }),
+  ...inputPrompts,
 ];
 
 let watchedVersion = 1;
@@ -265,7 +270,7 @@ const triggerTools = [
     },
   }),
 ];
-const currentTools = () => [...baseTools, ...reportingTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
+const currentTools = () => [...baseTools, ...reportingTools, ...inputTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
 
 const prompts = livePrompts(basePrompts);
 const tools = liveTools(currentTools());
