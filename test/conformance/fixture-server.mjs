@@ -1,18 +1,22 @@
 // The server the official MCP conformance suite runs against, built with
 // skillport's public API from the built package (dist/). It exposes the
 // fixture names the suite's scenarios ask for (prompts-*, resources-*,
-// completion-complete, sep-2164-resource-not-found, the tools-* scenarios
-// the library can serve, json-schema-2020-12, and the diagnostic hooks
-// test_trigger_tool_change and test_trigger_prompt_change of
-// server-stateless) over Streamable HTTP. Tools that need logging, progress,
-// sampling, elicitation, MRTR or x-mcp-header are not registered: the
-// library has none of these yet (see IN_SCOPE in run.mjs).
+// completion-complete, sep-2164-resource-not-found, the tools-* scenarios,
+// json-schema-2020-12, logging-set-level, the input-required-result-*
+// scenarios in _input-required.mjs, and the diagnostic tools of
+// server-stateless: test_trigger_tool_change, test_trigger_prompt_change,
+// test_logging_tool, test_missing_capability, test_streaming_elicitation)
+// over Streamable HTTP, with logging on. Tools that need server-to-client
+// requests on 2025 sessions (tools-call-sampling, tools-call-elicitation,
+// elicitation-sep1034-defaults, elicitation-sep1330-enums) or x-mcp-header
+// are not registered: the library has neither yet (see IN_SCOPE in run.mjs).
 //
 //   node test/conformance/fixture-server.mjs --http 127.0.0.1:0
 //
 // prints one line, {"url":"http://127.0.0.1:PORT/mcp"}, once it listens.
 // SIGUSR2 adds a prompt and updates test://watched-resource, for manual
 // checks. SIGTERM and SIGINT close the server gracefully.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { serveHttp } from '../../dist/http.js';
 import {
@@ -26,6 +30,7 @@ import {
   liveTools,
   ResourceNotFoundError,
 } from '../../dist/index.js';
+import { inputPrompts, inputTools } from './_input-required.mjs';
 
 const { values } = parseArgs({ options: { http: { type: 'string', default: '127.0.0.1:0' }, stateless: { type: 'boolean', default: false } } });
 const match = /^(.*):(\d+)$/.exec(values.http);
@@ -70,6 +75,7 @@ const basePrompts = [
       ],
     }),
   }),
+  ...inputPrompts,
 ];
 
 let watchedVersion = 1;
@@ -197,6 +203,46 @@ const baseTools = [
   }),
 ];
 
+// tools-call-with-logging (2025 revisions, after logging/setLevel debug) and
+// tools-call-with-progress (every revision, with a progressToken): three
+// messages each, ~50 ms apart, as the scenarios describe. test_logging_tool is
+// server-stateless's probe: a 2026-07-28 request without
+// _meta["io.modelcontextprotocol/logLevel"] must get none of its messages.
+const reportingTools = [
+  defineTool({
+    name: 'test_tool_with_logging',
+    description: 'Sends three info log messages while it runs',
+    call: async (_args, ctx) => {
+      ctx.log('info', 'Tool execution started');
+      await sleep(50, undefined, { signal: ctx.signal });
+      ctx.log('info', 'Tool processing data');
+      await sleep(50, undefined, { signal: ctx.signal });
+      ctx.log('info', 'Tool execution completed');
+      return 'Logging test completed';
+    },
+  }),
+  defineTool({
+    name: 'test_tool_with_progress',
+    description: 'Reports progress 0, 50 and 100 of 100 while it runs',
+    call: async (_args, ctx) => {
+      ctx.progress(0, 100);
+      await sleep(50, undefined, { signal: ctx.signal });
+      ctx.progress(50, 100);
+      await sleep(50, undefined, { signal: ctx.signal });
+      ctx.progress(100, 100);
+      return 'Progress test completed';
+    },
+  }),
+  defineTool({
+    name: 'test_logging_tool',
+    description: 'Logs at debug, info, warning and error; sent only to requests that asked for a log level',
+    call: (_args, ctx) => {
+      for (const level of ['debug', 'info', 'warning', 'error']) ctx.log(level, `${level} message from test_logging_tool`);
+      return 'Logged at debug, info, warning and error';
+    },
+  }),
+];
+
 // server-stateless's diagnostic hooks: each call changes the tool or the
 // prompt list (adds test_added_tool / test_added_prompt, or removes it
 // again), so every call is a real change that listen streams are told of.
@@ -224,7 +270,7 @@ const triggerTools = [
     },
   }),
 ];
-const currentTools = () => [...baseTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
+const currentTools = () => [...baseTools, ...reportingTools, ...inputTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
 
 const prompts = livePrompts(basePrompts);
 const tools = liveTools(currentTools());
@@ -244,6 +290,8 @@ const server = createServer({
   tools,
   resources,
   cache: { ttlMs: 0 },
+  // notifications/message for tools-call-with-logging and test_logging_tool.
+  logging: true,
   logger,
 });
 
