@@ -13,7 +13,13 @@ export type { CompletionProvider, Features } from './core/engine.js';
 // Errors
 export { isResourceNotFoundError, isToolArgumentsError, OutputLimitError, ResourceNotFoundError, ToolArgumentsError } from './core/errors.js';
 export type { ElicitResult, InputRequest, InputResponse } from './core/input.js';
-export { InputPendingError, isMissingClientCapabilityError, MissingClientCapabilityError } from './core/input.js';
+export {
+  InputPendingError,
+  InputUnavailableError,
+  isInputUnavailableError,
+  isMissingClientCapabilityError,
+  MissingClientCapabilityError,
+} from './core/input.js';
 export type {
   Annotations,
   AudioContent,

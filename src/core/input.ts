@@ -63,9 +63,18 @@ export class InputPendingError extends Error {
   override name = 'InputPendingError';
 }
 
-/** Thrown by `ctx.input` where the revision in use cannot carry a question to the client. */
+/**
+ * Thrown by `ctx.input` where the transport cannot carry a question to the
+ * client (a 2025 revision over HTTP without sessions: no stream brings the
+ * answer back). A handler may catch it and go on without the answer.
+ */
 export class InputUnavailableError extends Error {
   override name = 'InputUnavailableError';
+}
+
+/** True for an {@link InputUnavailableError}, also one from another copy of this module. */
+export function isInputUnavailableError(value: unknown): value is InputUnavailableError {
+  return value instanceof InputUnavailableError || (value instanceof Error && value.name === 'InputUnavailableError');
 }
 
 /** Thrown when a handler asks for input the client cannot give (it did not declare the capability). */

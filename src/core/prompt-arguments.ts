@@ -7,7 +7,7 @@
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import type { RequestContext } from './context.js';
-import { InputUnavailableError } from './input.js';
+import { isInputUnavailableError } from './input.js';
 import type { Completion, Prompt, PromptArgument } from './model.js';
 
 /** At most this many values become a form's enum; a longer list is left to completion. */
@@ -68,7 +68,7 @@ export async function requiredArguments(
     });
   } catch (error) {
     // A revision that cannot carry the question: what a client that cannot ask gets.
-    if (error instanceof InputUnavailableError) throw missingError(prompt, first);
+    if (isInputUnavailableError(error)) throw missingError(prompt, first);
     throw error;
   }
   const content = 'action' in answer && answer.action === 'accept' ? (answer.content ?? {}) : undefined;

@@ -7,9 +7,9 @@
 // answer. The library ends the round with an InputRequiredResult, seals the
 // answers so far in requestState, and runs the handler again on the retry.
 //
-// On 2025 sessions ctx.input rejects (no server-to-client requests there
-// yet), so these answer with `isError: true` on those revisions; the
-// scenarios that call them run at 2026-07-28 only.
+// On 2025 sessions ctx.input sends the same questions as requests of the
+// server's own (see _session-input.mjs for the tools the session scenarios
+// call); the scenarios that call these run at 2026-07-28 only.
 import { definePrompt, defineTool } from '../../dist/index.js';
 
 /** A one-field text form, as the scenarios' descriptions write them. */

@@ -31,6 +31,7 @@ import {
   ResourceNotFoundError,
 } from '../../dist/index.js';
 import { inputPrompts, inputTools } from './_input-required.mjs';
+import { sessionInputTools } from './_session-input.mjs';
 
 const { values } = parseArgs({ options: { http: { type: 'string', default: '127.0.0.1:0' }, stateless: { type: 'boolean', default: false } } });
 const match = /^(.*):(\d+)$/.exec(values.http);
@@ -270,7 +271,7 @@ const triggerTools = [
     },
   }),
 ];
-const currentTools = () => [...baseTools, ...reportingTools, ...inputTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
+const currentTools = () => [...baseTools, ...reportingTools, ...inputTools, ...sessionInputTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
 
 const prompts = livePrompts(basePrompts);
 const tools = liveTools(currentTools());
