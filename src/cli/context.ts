@@ -59,7 +59,17 @@ export interface ServerIdentity {
 /** Loads folders (the bundled skills when none) and builds a server over them. */
 export async function skillsServer(
   dirs: readonly string[],
-  options: { watch?: boolean; prefix?: string; logger: Logger; pageSize?: number; leanHeap?: boolean; identity?: ServerIdentity; tools?: boolean },
+  options: {
+    watch?: boolean;
+    prefix?: string;
+    logger: Logger;
+    pageSize?: number;
+    leanHeap?: boolean;
+    identity?: ServerIdentity;
+    tools?: boolean;
+    /** Seals input-required request state; replicas share it (SKILLPORT_REQUEST_STATE_KEY). */
+    requestStateKey?: string;
+  },
 ): Promise<{ server: Server; folder: SkillsFolder }> {
   requireFolders(dirs);
   const load = () =>
@@ -85,6 +95,7 @@ export async function skillsServer(
     ...(folder.tools ? { tools: folder.tools } : {}),
     logger: options.logger,
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    ...(options.requestStateKey !== undefined ? { requestStateKey: options.requestStateKey } : {}),
   });
   return { server, folder };
 }

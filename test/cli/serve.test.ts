@@ -67,3 +67,42 @@ describe('skillport serve identity', () => {
     expect((await c.request('tools/list', modern())).error).toMatchObject({ code: -32601 });
   });
 });
+
+describe('skillport serve replicas', () => {
+  const KEY = 'a shared key of at least thirty-two bytes';
+  const BUNDLED = `${ROOT}skills`;
+  const ask = (capabilities: Message) => ({
+    name: 'code-review',
+    arguments: { focus: 'security' },
+    _meta: { ...modern()._meta, 'io.modelcontextprotocol/clientCapabilities': capabilities },
+  });
+
+  it('take each other’s input-required retries when they share SKILLPORT_REQUEST_STATE_KEY, and only then', async () => {
+    const start = (key: string) => RawStdioClient.spawn(BIN, ['serve', BUNDLED, '--log-level', 'silent'], { SKILLPORT_REQUEST_STATE_KEY: key });
+    const first = start(KEY);
+    const second = start(KEY);
+    const stranger = start(`another key, also thirty-two bytes long`);
+    try {
+      const asked = (await first.request('prompts/get', ask({ elicitation: {} }))).result;
+      expect(asked.resultType).toBe('input_required');
+      const retry = {
+        ...ask({ elicitation: {} }),
+        inputResponses: { prompt_arguments: { action: 'accept', content: { language: 'go' } } },
+        requestState: asked.requestState,
+      };
+      const done = (await second.request('prompts/get', retry)).result;
+      expect(done.resultType).toBe('complete');
+      expect(JSON.stringify(done.messages)).toContain('go');
+      expect((await stranger.request('prompts/get', retry)).error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    } finally {
+      await Promise.all([first.close(), second.close(), stranger.close()]);
+    }
+  });
+
+  it('refuses a key shorter than 32 bytes', async () => {
+    client = RawStdioClient.spawn(BIN, ['serve', BUNDLED, '--log-level', 'silent'], { SKILLPORT_REQUEST_STATE_KEY: 'short' });
+    const exit = await client.exited;
+    expect(exit.code).toBe(1);
+    expect(client.stderr).toContain('requestStateKey must be at least 32 bytes');
+  });
+});

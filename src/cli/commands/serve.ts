@@ -42,6 +42,8 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     identity: identity(values),
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
     ...(pageSize !== undefined ? { pageSize } : {}),
+    // Several replicas must seal and open each other's input-required state: one key for all, from the environment.
+    ...(env.SKILLPORT_REQUEST_STATE_KEY ? { requestStateKey: env.SKILLPORT_REQUEST_STATE_KEY } : {}),
   });
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
