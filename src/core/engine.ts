@@ -24,7 +24,7 @@ import type {
 } from './model.js';
 import { promptSizeOver, resourceSizeOver } from './output-size.js';
 import { createPager, type Page } from './paginate.js';
-import { requiredArguments } from './prompt-arguments.js';
+import { lacksArguments, requiredArguments } from './prompt-arguments.js';
 import type { PromptProvider } from './prompts.js';
 import { MAX_COMPLETION_VALUES } from './rank.js';
 import type { ResourceProvider } from './resources.js';
@@ -233,9 +233,11 @@ export function createEngine(options: EngineOptions): Engine {
     async getPrompt(name, args, ctx) {
       const provider = needPrompts('prompts/get');
       const prompt = await findPrompt(name);
-      args = await requiredArguments(prompt, args, ctx, (argument) =>
-        completeRaw({ type: 'prompt', name }, { name: argument, value: '' }, { arguments: args }, ctx),
-      );
+      if (lacksArguments(prompt, args)) {
+        args = await requiredArguments(prompt, args, ctx, (argument) =>
+          completeRaw({ type: 'prompt', name }, { name: argument, value: '' }, { arguments: args }, ctx),
+        );
+      }
       // A request cancelled while the catalogue was loading never reaches the provider.
       // `cancelled`, when the context has it, answers without creating the signal.
       if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();

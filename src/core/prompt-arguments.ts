@@ -17,8 +17,18 @@ const ENUM_MAX = 25;
 export const PROMPT_ARGUMENTS_KEY = 'prompt_arguments';
 
 /** An empty value is a missing one: a client form left blank sends "", and a prompt rendered with nothing where it needs a value is no answer. */
+function isMissing(argument: PromptArgument, args: Record<string, string>): boolean {
+  return argument.required === true && (args[argument.name] === undefined || args[argument.name] === '');
+}
+
 function missingOf(prompt: Prompt, args: Record<string, string>): PromptArgument[] {
-  return (prompt.arguments ?? []).filter((argument) => argument.required && (args[argument.name] === undefined || args[argument.name] === ''));
+  return (prompt.arguments ?? []).filter((argument) => isMissing(argument, args));
+}
+
+/** Whether `args` lacks a required argument of `prompt`: checked before anything is awaited, as most requests lack none. */
+export function lacksArguments(prompt: Prompt, args: Record<string, string>): boolean {
+  for (const argument of prompt.arguments ?? []) if (isMissing(argument, args)) return true;
+  return false;
 }
 
 function missingError(prompt: Prompt, argument: PromptArgument): InvalidParamsError {

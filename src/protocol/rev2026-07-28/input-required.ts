@@ -15,6 +15,8 @@ import type { StateCodec } from './request-state.js';
 
 type Answers = Record<string, Record<string, unknown>>;
 
+const NO_ANSWERS: Answers = Object.freeze({});
+
 /** The methods that may answer with an InputRequiredResult (basic/patterns/mrtr). */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(['prompts/get', 'resources/read', 'tools/call']);
 
@@ -64,9 +66,11 @@ class Round implements InputBroker {
  */
 export function withInput(method: string, handler: MethodHandler, codec: (ctx: Parameters<MethodHandler>[1]) => StateCodec): MethodHandler {
   return async (params, ctx) => {
-    const state = codec(ctx);
-    const carried = params.requestState === undefined ? {} : await state.open(params.requestState, method, params);
-    const round = new Round({ ...carried, ...readResponses(params.inputResponses) }, ctx.client?.capabilities ?? {});
+    // Most requests carry neither: no state to open, nothing to merge.
+    const carried = params.requestState === undefined ? NO_ANSWERS : await codec(ctx).open(params.requestState, method, params);
+    const responses = params.inputResponses === undefined ? NO_ANSWERS : readResponses(params.inputResponses);
+    const known = carried === NO_ANSWERS ? responses : responses === NO_ANSWERS ? carried : { ...carried, ...responses };
+    const round = new Round(known, ctx.client?.capabilities ?? NO_ANSWERS);
     ctx.inputs = round;
     try {
       return await handler(params, ctx);
@@ -75,7 +79,7 @@ export function withInput(method: string, handler: MethodHandler, codec: (ctx: P
       const result: Wire = {
         resultType: 'input_required',
         inputRequests: Object.fromEntries(round.pending),
-        requestState: await state.seal(method, params, { ...carried, ...round.used }),
+        requestState: await codec(ctx).seal(method, params, { ...carried, ...round.used }),
       };
       return result;
     }
