@@ -14,6 +14,7 @@ import { createEmitter } from '../core/changes.js';
 import type { Awaitable, RequestContext } from '../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../core/errors.js';
 import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult } from '../core/model.js';
+import { lacksArguments, requiredArguments } from '../core/prompt-arguments.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../core/tools.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import type { Catalogue } from './catalogue-view.js';
@@ -143,6 +144,15 @@ export function skillTools(source: SkillToolSource): SkillTools {
         if (!declared.some((a) => a.name === key)) {
           const takes = declared.length === 0 ? 'it takes none' : `it takes ${declared.map((a) => a.name).join(', ')}`;
           issues.push(`/arguments/${key}: the skill "${name}" has no argument "${key}"; ${takes}`);
+        }
+      }
+      // As prompts/get: missing required arguments are asked of the user when the client can
+      // ask (core/prompt-arguments.ts); what is still missing then is the caller's to correct.
+      if (issues.length === 0 && lacksArguments(prompt, values) && ctx.input && ctx.client?.capabilities.elicitation !== undefined) {
+        try {
+          Object.assign(values, await requiredArguments(prompt, values, ctx, async (argument) => source.complete(name, argument, values, ctx)));
+        } catch (error) {
+          if (!(error instanceof InvalidParamsError)) throw error;
         }
       }
       // As prompts/get (core/engine.ts): an empty value is a missing one.

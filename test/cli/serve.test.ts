@@ -106,3 +106,26 @@ describe('skillport serve replicas', () => {
     expect(client.stderr).toContain('requestStateKey must be at least 32 bytes');
   });
 });
+
+describe('skillport serve load_skill', () => {
+  it('asks the user for a skill’s missing required argument when the client can elicit, and names it otherwise', async () => {
+    client = RawStdioClient.spawn(BIN, ['serve', `${ROOT}skills`, '--log-level', 'silent']);
+    const meta = (capabilities: Message) => ({ ...modern()._meta, 'io.modelcontextprotocol/clientCapabilities': capabilities });
+    const call = { name: 'load_skill', arguments: { name: 'code-review' } };
+    const asked = (await client.request('tools/call', { ...call, _meta: meta({ elicitation: {} }) })).result;
+    expect(asked.resultType).toBe('input_required');
+    expect(Object.keys(asked.inputRequests.prompt_arguments.params.requestedSchema.properties)).toEqual(['language']);
+    const done = (
+      await client.request('tools/call', {
+        ...call,
+        _meta: meta({ elicitation: {} }),
+        inputResponses: { prompt_arguments: { action: 'accept', content: { language: 'go' } } },
+        requestState: asked.requestState,
+      })
+    ).result;
+    expect(done.isError).toBeUndefined();
+    expect(done.content[0].text).toContain('go');
+    const named = (await client.request('tools/call', { ...call, _meta: meta({}) })).result;
+    expect(named).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/arguments/language: required') }] });
+  });
+});
