@@ -49,7 +49,16 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
     return;
   }
   res.flushHeaders();
-  const reader = response.body.getReader();
+  await writeStream(response.body, res);
+  res.end();
+}
+
+/**
+ * Writes a stream to a node response with backpressure (waiting for 'drain'),
+ * and cancels it when the client leaves. Does not end the response.
+ */
+export async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
   const stop = (): void => void reader.cancel().catch(() => {});
   res.once('close', stop);
   try {
@@ -67,6 +76,5 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
     // The body failed or was cancelled because the client left: end what was sent.
   } finally {
     res.off('close', stop);
-    res.end();
   }
 }

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { discardRest, readNodeBody } from './node-body.js';
-import { type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
+import { type FetchHandler, toWebRequest, writeStream, writeWebResponse } from './node-fetch.js';
 import type { HttpHandler } from './options.js';
 import { type BodyBudget, directReply, type HeaderReader, type HttpReply, type HttpRequest } from './request.js';
 
@@ -135,28 +135,6 @@ class NodeRequest implements HttpRequest {
     };
     res.on('close', onClose);
     return () => res.off('close', onClose);
-  }
-}
-
-async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
-  const reader = body.getReader();
-  const stop = (): void => void reader.cancel().catch(() => {});
-  res.once('close', stop);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
-      }
-    }
-  } catch {
-    // The stream was cancelled because the client left; nothing more to write.
-  } finally {
-    res.off('close', stop);
   }
 }
 
