@@ -21,3 +21,17 @@ export function cached<T>(build: () => Awaitable<T>): { get(): Promise<T>; inval
     },
   };
 }
+
+/**
+ * A provider's list as a catalogue: the list and each entry by name, built on
+ * first use. A copy per build, so a rebuilt catalogue is a new list to the
+ * pagers even from a provider that changed its array in place.
+ */
+export function namedCatalogue<T extends { name: string }>(
+  list: (() => Awaitable<readonly T[]>) | undefined,
+): { get(): Promise<{ list: T[]; byName: Map<string, T> }>; invalidate(): void } {
+  return cached(async () => {
+    const items = list ? [...(await list())] : [];
+    return { list: items, byName: new Map(items.map((item) => [item.name, item])) };
+  });
+}

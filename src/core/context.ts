@@ -83,5 +83,13 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
 /** Every {@link LogLevel}, least severe first. */
 export const LOG_LEVELS: readonly LogLevel[] = Object.freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
+/**
+ * Throws the request's abort reason if it was cancelled, reading `cancelled`
+ * where the context has it so that no signal is made for the check.
+ */
+export function throwIfCancelled(ctx: RequestContext): void {
+  if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
+}
+
 /** A value or a promise of it: providers may answer synchronously. */
 export type Awaitable<T> = T | Promise<T>;

@@ -6,10 +6,10 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
-import { cached } from './cached.js';
+import { cached, namedCatalogue } from './cached.js';
 import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, OutputLimits, RequestContext } from './context.js';
-import { silentLogger } from './context.js';
+import { silentLogger, throwIfCancelled } from './context.js';
 import { isOutputLimitError } from './errors.js';
 import type {
   Completion,
@@ -97,10 +97,6 @@ export interface Engine extends ToolOperations {
   close(): void;
 }
 
-function byName(prompts: readonly Prompt[]): Map<string, Prompt> {
-  return new Map(prompts.map((p) => [p.name, p]));
-}
-
 /** Creates the engine for a set of providers. */
 export function createEngine(options: EngineOptions): Engine {
   const { prompts, tools, resources, completions, skills } = options;
@@ -122,10 +118,7 @@ export function createEngine(options: EngineOptions): Engine {
   // Each build copies the provider's array: a rebuilt catalogue is always a new
   // list to the pagers, even from a provider that changed its array in place,
   // so pages (and their encodings, memoized by identity) are never stale.
-  const promptCatalogue = cached(async () => {
-    const list = prompts ? [...(await prompts.list())] : [];
-    return { list, byName: byName(list) };
-  });
+  const promptCatalogue = namedCatalogue(prompts && (() => prompts.list()));
   const resourceCatalogue = cached(async () => (resources ? [...(await resources.list())] : []));
   const templateCatalogue = cached(async () => (resources?.templates ? [...(await resources.templates())] : []));
   const skillCatalogue = cached(async () => (skills ? [...(await skills.listSkills())] : []));
@@ -239,8 +232,7 @@ export function createEngine(options: EngineOptions): Engine {
         );
       }
       // A request cancelled while the catalogue was loading never reaches the provider.
-      // `cancelled`, when the context has it, answers without creating the signal.
-      if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
+      throwIfCancelled(ctx);
       let result: PromptResult;
       try {
         result = await provider.get(name, args, ctx);

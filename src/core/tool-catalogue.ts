@@ -4,8 +4,8 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
-import { cached } from './cached.js';
-import type { RequestContext } from './context.js';
+import { namedCatalogue } from './cached.js';
+import { type RequestContext, throwIfCancelled } from './context.js';
 import type { CallToolResult, Tool } from './model.js';
 import { createPager, type Page } from './paginate.js';
 import type { ToolProvider } from './tools.js';
@@ -24,11 +24,7 @@ export interface ToolOperations {
  */
 export function toolOperations(provider: ToolProvider | undefined, pageSize: number, changed: () => void): ToolOperations & { stop(): void } {
   const pages = createPager(pageSize);
-  // A copy per build: a rebuilt catalogue is a new list to the pager even if the provider changed its array in place.
-  const catalogue = cached(async () => {
-    const list = provider ? [...(await provider.list())] : [];
-    return { list, byName: new Map(list.map((tool) => [tool.name, tool])) };
-  });
+  const catalogue = namedCatalogue(provider && (() => provider.list()));
   const stop = provider?.watch?.(() => {
     catalogue.invalidate();
     changed();
@@ -52,7 +48,7 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
       // server/tools §Error Handling: an unknown tool is a protocol error, -32602.
       if (!(await catalogue.get()).byName.has(name)) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });
       // A request cancelled while the catalogue was loading never reaches the tool.
-      if (ctx.cancelled ?? ctx.signal.aborted) ctx.signal.throwIfAborted();
+      throwIfCancelled(ctx);
       return tools.call(name, args, ctx);
     },
     stop: () => stop?.(),
