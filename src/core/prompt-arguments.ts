@@ -17,7 +17,7 @@ const ENUM_MAX = 25;
 export const PROMPT_ARGUMENTS_KEY = 'prompt_arguments';
 
 /** An empty value is a missing one: a client form left blank sends "", and a prompt rendered with nothing where it needs a value is no answer. */
-function isMissing(argument: PromptArgument, args: Record<string, string>): boolean {
+export function isMissing(argument: PromptArgument, args: Record<string, string>): boolean {
   return argument.required === true && (args[argument.name] === undefined || args[argument.name] === '');
 }
 

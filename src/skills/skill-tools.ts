@@ -14,7 +14,7 @@ import { createEmitter } from '../core/changes.js';
 import type { Awaitable, RequestContext } from '../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../core/errors.js';
 import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult } from '../core/model.js';
-import { lacksArguments, requiredArguments } from '../core/prompt-arguments.js';
+import { isMissing, lacksArguments, requiredArguments } from '../core/prompt-arguments.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../core/tools.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import type { Catalogue } from './catalogue-view.js';
@@ -155,9 +155,9 @@ export function skillTools(source: SkillToolSource): SkillTools {
           if (!(error instanceof InvalidParamsError)) throw error;
         }
       }
-      // As prompts/get (core/engine.ts): an empty value is a missing one.
+      // The rule prompts/get keeps (core/prompt-arguments.ts): an empty value is a missing one.
       for (const argument of declared) {
-        if (!argument.required || (values[argument.name] ?? '') !== '') continue;
+        if (!isMissing(argument, values)) continue;
         // What the argument completes to, as a client's form would offer it.
         const { values: offered } = await source.complete(name, argument.name, values, ctx);
         const about = [argument.description, offered.length > 0 ? `suggested values: ${offered.slice(0, MAX_OFFERED).join(', ')}` : undefined];
