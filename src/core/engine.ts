@@ -216,6 +216,7 @@ export function createEngine(options: EngineOptions): Engine {
     listTools: toolOps.listTools,
     callTool: toolOps.callTool,
     tools: toolOps.tools,
+    mirroredParams: toolOps.mirroredParams,
     async listPrompts(cursor) {
       needPrompts('prompts/list');
       return promptPages.page((await promptCatalogue.get()).list, cursor);

@@ -8,6 +8,7 @@ import { namedCatalogue } from './cached.js';
 import { type RequestContext, throwIfCancelled } from './context.js';
 import type { CallToolResult, Tool } from './model.js';
 import { createPager, type Page } from './paginate.js';
+import { type MirroredParam, mirroredParams } from './tool-headers.js';
 import type { ToolProvider } from './tools.js';
 
 export interface ToolOperations {
@@ -15,6 +16,8 @@ export interface ToolOperations {
   callTool(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
   /** The whole catalogue, e.g. for a CLI listing. */
   tools(): Promise<readonly Tool[]>;
+  /** The parameters tool `name` mirrors into HTTP headers (`x-mcp-header`); none for an unknown tool. */
+  mirroredParams(name: string): Promise<readonly MirroredParam[]>;
 }
 
 /**
@@ -30,6 +33,9 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
     changed();
   });
 
+  // Read from each tool's schema once per catalogue: the catalogue object is the same until a change.
+  let mirroredOf: { catalogue: object; byName: Map<string, readonly MirroredParam[]> } | undefined;
+
   function need(method: string): ToolProvider {
     if (!provider) throw new MethodNotFoundError(method);
     return provider;
@@ -42,6 +48,18 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
     },
     async tools() {
       return provider ? (await catalogue.get()).list : [];
+    },
+    async mirroredParams(name) {
+      if (!provider) return [];
+      const current = await catalogue.get();
+      if (mirroredOf?.catalogue !== current) mirroredOf = { catalogue: current, byName: new Map() };
+      let params = mirroredOf.byName.get(name);
+      if (!params) {
+        const tool = current.byName.get(name);
+        params = tool ? mirroredParams(tool.inputSchema).params : [];
+        if (tool) mirroredOf.byName.set(name, params);
+      }
+      return params;
     },
     async callTool(name, args, ctx) {
       const tools = need('tools/call');

@@ -9,6 +9,7 @@ import { isOutputLimitError, isToolArgumentsError, ToolArgumentsError } from './
 import { InputPendingError, isMissingClientCapabilityError } from './input.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
 import { combineNamed, findNamed, liveSet, type NamedSet, namedSet } from './named.js';
+import { mirroredParams } from './tool-headers.js';
 import { type CompiledSchema, compileSchema, type SchemaOutput, type StandardSchema, type ToolSchema } from './tool-schema.js';
 
 /**
@@ -81,6 +82,10 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
   if (typeof input.call !== 'function') throw new TypeError(`Tool "${name}" needs a call function`);
   const inputSchema = compileSchema((input.inputSchema ?? NO_ARGUMENTS) as ToolSchema, name, 'inputSchema');
   const outputSchema = input.outputSchema === undefined ? undefined : compileSchema(input.outputSchema, name, 'outputSchema');
+  // A client drops a tool whose header annotations break the rules (2026-07-28
+  // streamable-http §Schema Extension): better refused here than silently lost there.
+  const { problems } = mirroredParams(inputSchema.json);
+  if (problems.length > 0) throw new TypeError(`Tool "${name}": ${problems.join('; ')}`);
   const tool: Tool = { name, inputSchema: inputSchema.json };
   if (input.title !== undefined) tool.title = input.title;
   if (input.description !== undefined) tool.description = input.description;

@@ -191,8 +191,13 @@ function resolveStateless(classified: Exclude<Classified, { kind: 'invalid' }>, 
   }
   const refused = headers ? revision.http?.check(headers, request) : undefined;
   if (refused) return refusal(refused);
-  const facts: RequestFacts = { ...progressFacts(request.params), clientCapabilities: meta.clientCapabilities };
-  return { kind: 'request', scope: 'stateless', request, revision, facts: meta.logLevel === undefined ? facts : { ...facts, logLevel: meta.logLevel } };
+  const facts: RequestFacts = {
+    ...progressFacts(request.params),
+    clientCapabilities: meta.clientCapabilities,
+    ...(meta.logLevel === undefined ? {} : { logLevel: meta.logLevel }),
+    ...(headers ? { headers } : {}),
+  };
+  return { kind: 'request', scope: 'stateless', request, revision, facts };
 }
 
 function refusal({ response, status }: { response: JsonRpcResponse; status: number }): Resolved {

@@ -92,6 +92,12 @@ export interface RequestFacts {
   readonly logLevel?: LogLevel;
   /** 2026-07-28 `_meta["io.modelcontextprotocol/clientCapabilities"]`: what the client can answer. */
   readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * The request's HTTP headers, on a 2026-07-28 Streamable HTTP request: for
+   * the binding's checks that need the server's own state (a tool's
+   * `Mcp-Param-*` headers need its schema). Absent over stdio.
+   */
+  readonly headers?: HeaderReader;
 }
 
 /** Where a request's `ctx.input` questions go: set by the revision that carries them. */
@@ -113,6 +119,8 @@ export interface MethodContext extends RequestContext {
   logger: Logger;
   /** The legacy session the request belongs to, if any. */
   session?: LegacySession | undefined;
+  /** What the resolver read of the request besides its params. */
+  readonly facts: RequestFacts;
   /** Where `ctx.input` asks; a revision that carries input sets it before running the handler. */
   inputs: InputBroker | undefined;
   /** Aborted when the server shuts down: long-lived requests end gracefully on it. */

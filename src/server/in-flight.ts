@@ -77,12 +77,12 @@ export class InFlight implements MethodContext {
   readonly #shared: Shared;
   readonly #abort = new LazySignal();
   readonly #revision: Revision;
-  readonly #facts: RequestFacts;
+  readonly facts: RequestFacts;
 
   // Arrow functions in fields: own properties bound to this request, so a
   // spread copy of the context can still log and report progress.
   readonly log = (level: LogLevel, data: unknown, logger?: string): void => {
-    if (!this.engine.features.logging || !wanted(level, this.session ? (this.session.logLevel ?? 'debug') : this.#facts.logLevel)) return;
+    if (!this.engine.features.logging || !wanted(level, this.session ? (this.session.logLevel ?? 'debug') : this.facts.logLevel)) return;
     this.notify(this.#revision.encodeRequestEvent({ type: 'log', level, data, logger }));
   };
 
@@ -95,7 +95,7 @@ export class InFlight implements MethodContext {
   };
 
   readonly progress = (progress: number, total?: number, message?: string): void => {
-    const token = this.#facts.progressToken;
+    const token = this.facts.progressToken;
     if (token !== undefined) this.notify(this.#revision.encodeRequestEvent({ type: 'progress', progressToken: token, progress, total, message }));
   };
 
@@ -130,7 +130,7 @@ export class InFlight implements MethodContext {
     this.session = session;
     this.#shared = shared;
     this.#revision = revision;
-    this.#facts = facts;
+    this.facts = facts;
     this.client = { capabilities: session ? session.clientCapabilities : (facts.clientCapabilities ?? NO_CAPABILITIES) };
     Object.defineProperty(this, 'signal', InFlight.#own.signal);
     Object.defineProperty(this, 'cancelled', InFlight.#own.cancelled);

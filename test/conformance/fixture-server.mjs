@@ -204,6 +204,26 @@ const baseTools = [
   }),
 ];
 
+// http-custom-header-server-validation (2026-07-28): the first listed tool
+// with an x-mcp-header string parameter; the suite calls it with that
+// parameter's Mcp-Param header plain, Base64-encoded, malformed and missing.
+const headerTools = [
+  defineTool({
+    name: 'test_custom_headers',
+    description: 'Runs a query in a region; region and priority are mirrored into Mcp-Param headers',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', description: 'Where to run', 'x-mcp-header': 'Region' },
+        priority: { type: 'integer', description: 'How urgent', 'x-mcp-header': 'Priority' },
+        query: { type: 'string', description: 'Not mirrored' },
+      },
+      required: ['region', 'query'],
+    },
+    call: ({ region, query }) => `Ran ${JSON.stringify(query)} in ${JSON.stringify(region)}`,
+  }),
+];
+
 // tools-call-with-logging (2025 revisions, after logging/setLevel debug) and
 // tools-call-with-progress (every revision, with a progressToken): three
 // messages each, ~50 ms apart, as the scenarios describe. test_logging_tool is
@@ -271,7 +291,15 @@ const triggerTools = [
     },
   }),
 ];
-const currentTools = () => [...baseTools, ...reportingTools, ...inputTools, ...sessionInputTools, ...triggerTools, ...(toolAdded ? [addedTool] : [])];
+const currentTools = () => [
+  ...baseTools,
+  ...reportingTools,
+  ...headerTools,
+  ...inputTools,
+  ...sessionInputTools,
+  ...triggerTools,
+  ...(toolAdded ? [addedTool] : []),
+];
 
 const prompts = livePrompts(basePrompts);
 const tools = liveTools(currentTools());

@@ -50,7 +50,6 @@ const SUITES = [
 /**
  * The scenarios in scope: every one whose behaviour the library serves. The
  * server scenarios left out, and why:
- * - http-custom-header-server-validation: no `x-mcp-header` tool parameters or Mcp-Param-* validation yet.
  * - tasks-* (extension): no tasks.
  * - sep-2640-skills-* (extension): run against `skillport serve --http` by test/e2e/conformance-skills.test.ts.
  * Every scenario listed here runs at each revision its suite release has it for (`list --server
@@ -97,6 +96,7 @@ export const IN_SCOPE = [
   'sep-2164-resource-not-found',
   'dns-rebinding-protection',
   'http-header-validation',
+  'http-custom-header-server-validation',
   'logging-set-level',
   'tools-call-with-logging',
   'tools-call-with-progress',

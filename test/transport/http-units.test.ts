@@ -28,7 +28,11 @@ describe('readMetadataHeader', () => {
     expect(header('=?base64?abc?=').kind).toBe('invalid');
     expect(header('=?base64?a*c=?=').kind).toBe('invalid');
     expect(header(`=?base64?${Buffer.from([0xff, 0xfe]).toString('base64')}?=`).kind).toBe('invalid');
-    expect(header('=?base64?YWJj').kind).toBe('invalid');
+  });
+
+  it('reads a value with only one of the two markers as a literal (the sentinel pattern needs both)', () => {
+    expect(header('=?base64?YWJj')).toEqual({ kind: 'value', value: '=?base64?YWJj' });
+    expect(header('YWJj?=')).toEqual({ kind: 'value', value: 'YWJj?=' });
   });
 });
 

@@ -10,11 +10,11 @@
 
 import { isMissingClientCapabilityError } from '../../core/input.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
-import { ErrorCode } from '../../jsonrpc/errors.js';
+import { ErrorCode, ProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
 import { encodeCapabilities, encodeErrorWith, encodeImplementation, requestEvent, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
 import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
-import { http } from './http.js';
+import { checkParamHeaders, http } from './http.js';
 import { INPUT_METHODS, withInput } from './input-required.js';
 import { listen } from './listen.js';
 import { META_KEYS } from './meta.js';
@@ -118,9 +118,27 @@ function codecOf(ctx: Parameters<MethodHandler>[1]): StateCodec {
   return derive(ctx.server, createStateCodec, (server) => createStateCodec(server.requestState.secret, server.requestState.ttlMs));
 }
 
+/**
+ * tools/call over Streamable HTTP: the tool's `Mcp-Param-*` headers must say
+ * what its arguments say, or the request is refused with 400 and -32020
+ * before the tool runs (streamable-http §Server Behavior for Custom Headers).
+ * Every round of an input-required call is checked, since each is a request.
+ */
+function withParamHeaders(handler: MethodHandler): MethodHandler {
+  return async (params, ctx) => {
+    const { headers } = ctx.facts;
+    if (headers && typeof params.name === 'string') {
+      const problem = checkParamHeaders(headers, await ctx.engine.mirroredParams(params.name), params.arguments);
+      if (problem !== undefined) throw new ProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${problem}`);
+    }
+    return handler(params, ctx);
+  };
+}
+
 const handlers = new Map<string, MethodHandler>();
-for (const [method, handler] of sharedHandlers(SHAPE_2025_11_25)) {
-  handlers.set(method, modern(method, INPUT_METHODS.has(method) ? withInput(method, handler, codecOf) : handler));
+for (const [method, shared] of sharedHandlers(SHAPE_2025_11_25)) {
+  const handler = INPUT_METHODS.has(method) ? withInput(method, shared, codecOf) : shared;
+  handlers.set(method, modern(method, method === 'tools/call' ? withParamHeaders(handler) : handler));
 }
 handlers.set('server/discover', modern('server/discover', discover));
 handlers.set('subscriptions/listen', modern('subscriptions/listen', listen));
