@@ -55,7 +55,11 @@ describe('request bodies over the budget (maxBufferedBodyBytes)', () => {
 });
 
 describe('pipelined requests over node:http', () => {
-  it('are handled one after another, each when its turn to be answered comes', async () => {
+  it('are handled one after another, each when its turn to be answered comes, with no listener per request left on the socket', async () => {
+    // Node warns once more than 10 listeners of one event sit on an emitter: the sign of a listener added per request.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
     let running = 0;
     let most = 0;
     const server = createServer({
@@ -80,11 +84,11 @@ describe('pipelined requests over node:http', () => {
         `POST /mcp HTTP/1.1\r\nHost: ${http.url.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: prompts/get\r\nMcp-Name: slow\r\nContent-Length: ${body(id).length}\r\n\r\n${body(id)}`;
       const received = await new Promise<string>((resolve, reject) => {
         let text = '';
-        const socket = connect(Number(http.url.port), '127.0.0.1', () => socket.write(Array.from({ length: 10 }, (_, i) => request(i + 1)).join('')));
+        const socket = connect(Number(http.url.port), '127.0.0.1', () => socket.write(Array.from({ length: 12 }, (_, i) => request(i + 1)).join('')));
         const guard = setTimeout(() => socket.destroy(new Error('Hang guard: pipelined answers did not all come')), 10_000);
         socket.on('data', (chunk: Buffer) => {
           text += chunk.toString();
-          if ((text.match(/HTTP\/1\.1 200/g) ?? []).length === 10 && text.endsWith('}')) {
+          if ((text.match(/HTTP\/1\.1 200/g) ?? []).length === 12 && text.endsWith('}')) {
             clearTimeout(guard);
             socket.destroy();
             resolve(text);
@@ -92,9 +96,12 @@ describe('pipelined requests over node:http', () => {
         });
         socket.on('error', reject);
       });
-      expect(received.match(/"id":\d+/g)).toEqual(Array.from({ length: 10 }, (_, i) => `"id":${i + 1}`));
+      expect(received.match(/"id":\d+/g)).toEqual(Array.from({ length: 12 }, (_, i) => `"id":${i + 1}`));
       expect(most).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
     } finally {
+      process.off('warning', onWarning);
       await http.close();
     }
   });

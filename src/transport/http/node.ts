@@ -235,15 +235,11 @@ export function toNodeHandler(handler: HttpHandler | FetchHandler, options: Node
     // A pipelined request (RFC 9112 §9.3.2): node hands it over at once, but
     // its answer waits behind those before it on the connection. It is
     // handled when its turn comes, so that a client pipelining many requests
-    // cannot make the server build all their answers at once.
-    const socket = req.socket;
-    const start = (): void => {
-      socket.off('close', drop);
-      handle(req, res);
-    };
-    const drop = (): void => void res.off('socket', start);
-    res.once('socket', start);
-    socket.once('close', drop);
+    // cannot make the server build all their answers at once. If the
+    // connection closes first, node drops the waiting response with it and
+    // 'socket' never comes: nothing else to undo, and no listener per
+    // waiting request on the socket (node would warn past ten).
+    res.once('socket', () => handle(req, res));
   };
 }
 
