@@ -2,7 +2,9 @@
  * loadGitSkills against a real repository: a bare repository served by
  * file://, commits pushed to it from a clone, the real git program.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/index.js';
@@ -208,3 +210,46 @@ describe('loadGitSkills', () => {
     expect(names(folder)).toEqual(['alpha', 'beta']);
   });
 });
+
+describe('loadGitSkills on this host', () => {
+  it('kills a git that does not finish within gitTimeoutMs, with its children, and leaves nothing behind', async () => {
+    const r = repo({ 'alpha/SKILL.md': skillMd('alpha', 'Good.') });
+    const slow = join(r.dir, 'slow-git');
+    const child = join(r.dir, 'child.pid');
+    // A "git" whose helper waits forever, as ssh does on a host that never answers.
+    writeFileSync(slow, `#!/bin/sh\nsleep 600 &\necho $! > ${child}\nwait\n`, { mode: 0o755 });
+    const attempt = loadGitSkills(`git+${r.url}#main`, { cacheDir: r.cache, git: slow, env: r.env, pullIntervalMs: 0, gitTimeoutMs: 300 });
+    await expect(attempt).rejects.toThrow(/git init failed: timed out after 300 ms/);
+    const pid = Number(readFileSync(child, 'utf8'));
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      gone = !isRunning(pid);
+      if (!gone) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(gone).toBe(true);
+    expect(readdirSync(r.cache).flatMap((key) => readdirSync(join(r.cache, key)))).toEqual([]);
+  });
+
+  it('removes the folder of a source whose process died, and keeps a live one', async () => {
+    const r = repo({ 'alpha/SKILL.md': skillMd('alpha', 'Good.') });
+    const live = await open(r);
+    const parent = join(live.root, '..', '..', '..');
+    const dead = spawnSync('/bin/true').pid;
+    mkdirSync(join(parent, 'dead-one', 'trees'), { recursive: true });
+    writeFileSync(join(parent, 'dead-one', 'owner'), `${hostname()}\n${dead}\n`);
+    const other = await open(r);
+    const left = readdirSync(parent).sort();
+    expect(left).not.toContain('dead-one');
+    expect(left).toHaveLength(2);
+    expect(names(live)).toEqual(names(other));
+  });
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * Runs the `git` program: `execFile` with an argument array (never a shell),
- * a timeout, and the environment and configuration that keep a hostile or
+ * Runs the `git` program: `spawn` with an argument array (never a shell;
+ * what `execFile` does, with the process group killable), a timeout, and the environment and configuration that keep a hostile or
  * unreachable repository from doing more than failing:
  *
  * - `GIT_ALLOW_PROTOCOL=https:ssh:file`: git refuses every other transport,
@@ -15,7 +15,7 @@
  * The user's own git configuration (credential helpers, `insteadOf`) still
  * applies: it is how private repositories are reached.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { redact } from './spec.js';
 
 /** How git is run. */
@@ -65,25 +65,52 @@ function environment(base: GitRunner['env'], extra: Record<string, string>): Rec
   return Object.assign(env, extra);
 }
 
-/** Runs `git args...`; resolves its stdout, rejects with a {@link GitError} naming the command and git's own reason. */
+/** Most bytes of output kept from one git command (it prints a commit id, or an error). */
+const MAX_OUTPUT = 1024 * 1024;
+
+/**
+ * Runs `git args...`; resolves its stdout, rejects with a {@link GitError}
+ * naming the command and git's own reason. git runs in a process group of its
+ * own, and a timeout kills the whole group: git's helpers (ssh,
+ * git-remote-https) would otherwise outlive it, still waiting on the network.
+ */
 export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
+  const command = args.find((a) => !a.startsWith('-')) ?? 'git';
   return new Promise((resolve, reject) => {
-    execFile(
-      runner.program,
-      [...CONFIG, ...args],
-      { env: environment(runner.env, extraEnv), timeout: runner.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, windowsHide: true },
-      (error, stdout, stderr) => {
-        if (!error) {
-          resolve(stdout);
-          return;
-        }
-        const command = args.find((a) => !a.startsWith('-')) ?? 'git';
-        const killed = (error as { killed?: boolean }).killed === true;
-        const reason = killed
-          ? `timed out after ${runner.timeoutMs} ms`
-          : (stderr.trim().split('\n').filter(Boolean).pop() ?? (error as NodeJS.ErrnoException).code ?? error.message);
-        reject(new GitError(redact(`git ${command} failed: ${reason}`)));
-      },
-    );
+    const child = spawn(runner.program, [...CONFIG, ...args], {
+      env: environment(runner.env, extraEnv),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < MAX_OUTPUT) stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      // The end is what says why it failed.
+      stderr = (stderr + chunk).slice(-MAX_OUTPUT);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, runner.timeoutMs);
+    const fail = (reason: string) => reject(new GitError(redact(`git ${command} failed: ${reason}`)));
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(error.code === 'ENOENT' ? `no program ${runner.program}` : error.message);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) fail(`timed out after ${runner.timeoutMs} ms`);
+      else if (code === 0) resolve(stdout);
+      else fail(stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${code ?? signal}`);
+    });
   });
 }

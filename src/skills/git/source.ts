@@ -84,8 +84,10 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
   const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
   // The tree's folder is named by its commit: shared references are named by the repository instead.
   const catalogueOptions = { ...options, prefix: options.prefix ?? slugify(spec.subfolder === '' ? spec.name : basename(spec.subfolder)) };
-  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner);
   const where = `${spec.display}${spec.ref ? `#${spec.ref}` : ''}`;
+  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner).catch((error: Error) => {
+    throw new Error(`cannot serve ${where}: ${error.message}`);
+  });
 
   /** A commit checked out and loaded, not yet served. */
   async function prepare(commit: string): Promise<{ root: string; catalogue: Catalogue }> {

@@ -68,7 +68,12 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
   await writeFile(join(dir, 'owner'), `${hostname()}\n${process.pid}\n`);
   const repo = join(dir, 'repo.git');
   const gitDir = `--git-dir=${repo}`;
-  await runGit(runner, ['init', '--quiet', '--bare', repo]);
+  try {
+    await runGit(runner, ['init', '--quiet', '--bare', repo]);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
 
   const treeOf = (commit: string): string => join(dir, 'trees', commit);
 
