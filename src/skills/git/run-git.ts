@@ -100,6 +100,9 @@ export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Rec
       } catch {
         child.kill('SIGKILL');
       }
+      // A helper that left the group (setsid) could still hold the pipes open: stop reading them.
+      child.stdout.destroy();
+      child.stderr.destroy();
     }, runner.timeoutMs);
     const fail = (reason: string) => reject(new GitError(redact(`git ${command} failed: ${reason}`)));
     child.once('error', (error: NodeJS.ErrnoException) => {
