@@ -175,6 +175,31 @@ describe('loadGitSkills', () => {
     expect(readdirSync(r.cache).flatMap((key) => readdirSync(join(r.cache, key)))).toEqual([]);
   });
 
+  it('gives git the credentials of the URL in its environment, never on its command line', async () => {
+    const r = repo({ 'alpha/SKILL.md': skillMd('alpha', 'Good.') });
+    const seen = join(r.dir, 'seen');
+    // A "git" that writes down its arguments and the configuration entries of its environment, then runs git.
+    const wrapper = join(r.dir, 'git-wrapper');
+    writeFileSync(wrapper, `#!/bin/sh\necho "ARGS $*" >> ${seen}\nenv | grep '^GIT_CONFIG_' >> ${seen}\nexec ${GIT} "$@"\n`, { mode: 0o755 });
+    const attempt = loadGitSkills('git+https://user:hunter2@127.0.0.1:1/team/skills.git#main', {
+      cacheDir: r.cache,
+      git: wrapper,
+      env: { ...r.env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'kept' },
+      pullIntervalMs: 0,
+    });
+    await expect(attempt).rejects.toThrow(/git fetch failed/);
+    const lines = readFileSync(seen, 'utf8').split('\n');
+    const fetch = lines.filter((line) => line.startsWith('ARGS') && line.includes(' fetch '));
+    expect(fetch).toHaveLength(1);
+    expect(fetch[0]).toContain(' https://127.0.0.1:1/team/skills.git main');
+    expect(lines.filter((line) => line.startsWith('ARGS')).join('\n')).not.toContain('hunter2');
+    // The user's own entry stays, and the rewrite comes after it.
+    expect(lines).toContain('GIT_CONFIG_COUNT=2');
+    expect(lines).toContain('GIT_CONFIG_KEY_0=user.name');
+    expect(lines).toContain('GIT_CONFIG_KEY_1=url.https://user:hunter2@127.0.0.1:1/team/skills.git.insteadOf');
+    expect(lines).toContain('GIT_CONFIG_VALUE_1=https://127.0.0.1:1/team/skills.git');
+  });
+
   it('refuses ext:: even when the user configuration rewrites a URL to it', async () => {
     const r = repo({ 'alpha/SKILL.md': skillMd('alpha', 'Good.') });
     const marker = join(r.dir, 'ext-ran');

@@ -65,6 +65,24 @@ function environment(base: GitRunner['env'], extra: Record<string, string>): Rec
   return Object.assign(env, extra);
 }
 
+/**
+ * The URL for git's command line, and the environment that gives git the
+ * credentials: a command line is readable by every user of the host (`ps`,
+ * /proc), a process's environment only by its owner. The credentials go in
+ * as a configuration entry (`GIT_CONFIG_COUNT`, git 2.31+) rewriting the bare
+ * URL to the full one (`url.<full>.insteadOf <bare>`), after any entries the
+ * environment already has.
+ */
+export function credentialsAside(remote: string, bare: string, env: GitRunner['env']): { url: string; env: Record<string, string> } {
+  if (remote === bare) return { url: remote, env: {} };
+  const count = Number(env.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isSafeInteger(count) && count > 0 ? count : 0;
+  return {
+    url: bare,
+    env: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `url.${remote}.insteadOf`, [`GIT_CONFIG_VALUE_${n}`]: bare },
+  };
+}
+
 /** Most bytes of output kept from one git command (it prints a commit id, or an error). */
 const MAX_OUTPUT = 1024 * 1024;
 

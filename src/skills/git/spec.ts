@@ -13,6 +13,8 @@ import { posix } from 'node:path';
 export interface GitSpec {
   /** The URL handed to git, credentials included. */
   readonly remote: string;
+  /** The URL without user and password (what git's command line shows; see run-git.ts `credentialsAside`). */
+  readonly bare: string;
   /** The URL with any user and password replaced by `***`: the only form ever logged. */
   readonly display: string;
   /** The branch, tag or commit to serve; undefined for the remote's HEAD. */
@@ -98,6 +100,7 @@ export function parseGitSpec(source: string): GitSpec {
   const last = bare.pathname.split('/').filter(Boolean).pop() ?? 'skills';
   return {
     remote,
+    bare: bare.href,
     display: redact(remote),
     ref: ref === '' ? undefined : ref,
     subfolder,
