@@ -113,7 +113,7 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
   }
   logger.info(`Serving ${where} at commit ${commit.slice(0, 12)}`);
   const folder = await servedFolder(() => [root], first, { ...catalogueOptions, watch: false });
-  const commits = createEmitter<string>();
+  const commits = createEmitter<string>((error) => logger.error('An onCommit listener failed', error));
   /** The commit served before the current one: its tree stays until the next swap, for reads begun before this one. */
   let previous: string | undefined;
   /** The last commit refused, and why, so a broken head is checked out once rather than at every fetch. */
