@@ -3,10 +3,13 @@
  * Not exported: the session store, the SSE writer and the header helpers,
  * which are the handler's internals.
  */
+
+export type { GitHookOptions } from './transport/http/git-hook.js';
+export { createGitHook, GIT_HOOK_PATH, verifyGitHook } from './transport/http/git-hook.js';
 export { createHttpHandler } from './transport/http/handler.js';
 export type { NodeHandlerOptions } from './transport/http/node.js';
 export { toNodeHandler } from './transport/http/node.js';
 export type { FetchHandler } from './transport/http/node-fetch.js';
-export type { HttpHandler, HttpOptions } from './transport/http/options.js';
+export type { HttpHandler, HttpOptions, HttpRoute, RouteReply, RouteRequest } from './transport/http/options.js';
 export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';
 export { serveHttp } from './transport/http/serve.js';

@@ -37,6 +37,9 @@ export const OPTIONS = {
   'auth-token': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
+  'pull-interval': { type: 'string' },
+  'cache-dir': { type: 'string' },
+  'hook-secret-env': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;
@@ -120,6 +123,15 @@ export function positiveInteger(value: string | undefined, flag: string, command
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer`, command);
   return n;
+}
+
+/** A whole number of seconds, zero allowed, as milliseconds. */
+export function seconds(value: string | undefined, flag: string, command: CommandName): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < 0 || n > 86_400 * 365)
+    throw new UsageError(`${flag} must be a whole number of seconds (0 turns it off)`, command);
+  return n * 1000;
 }
 
 /** `HOST:PORT` (IPv6 hosts in brackets); a bare port means 127.0.0.1. */

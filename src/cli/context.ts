@@ -3,10 +3,12 @@
  * folder becomes a server.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
-import { loadSkillsFolder, type SkillsFolder } from '../skills.js';
+import { type GitSkillsFolder, isGitSource, loadGitSkills, loadSkillsFolder, type SkillsFolder } from '../skills.js';
+import { UsageError } from './args.js';
 import { loadLean } from './heap.js';
 
 /** The process pieces a command may use. */
@@ -48,6 +50,34 @@ export function requireFolders(dirs: readonly string[]): void {
   }
 }
 
+/** How a git source is fetched: the command's flags and environment. */
+export interface GitSettings {
+  /** Where checkouts go (--cache-dir; else $XDG_CACHE_HOME/skillport/git; else the library's default). */
+  cacheDir?: string;
+  /** --pull-interval, in ms (0: never); only serve polls. */
+  pullIntervalMs?: number;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * The git source among the folders, if one is: a git URL must be the only
+ * source, since its catalogue is swapped whole for each commit.
+ */
+export function gitSourceOf(folders: readonly string[], command: 'serve' | 'list' | 'get' | 'complete' | 'check'): string | undefined {
+  const git = folders.filter(isGitSource);
+  if (git.length === 0) return undefined;
+  if (folders.length > 1) throw new UsageError('a git source must be the only folder', command);
+  return git[0];
+}
+
+/** The checkout folder the CLI uses: --cache-dir, else under $XDG_CACHE_HOME (XDG Base Directory spec), else the library's default. */
+export function gitCacheDir(flag: string | undefined, env: Record<string, string | undefined>): string | undefined {
+  if (flag !== undefined) return flag;
+  // XDG Base Directory Specification: a relative XDG_CACHE_HOME is invalid and ignored.
+  const xdg = env.XDG_CACHE_HOME;
+  return xdg?.startsWith('/') ? join(xdg, 'skillport', 'git') : undefined;
+}
+
 /** How the server presents itself to clients; the defaults are skillport's. */
 export interface ServerIdentity {
   name?: string;
@@ -69,16 +99,26 @@ export async function skillsServer(
     tools?: boolean;
     /** Seals input-required request state; replicas share it (SKILLPORT_REQUEST_STATE_KEY). */
     requestStateKey?: string;
+    /** With a git source among `dirs` (see {@link gitSourceOf}): how it is fetched. */
+    git?: GitSettings;
   },
-): Promise<{ server: Server; folder: SkillsFolder }> {
-  requireFolders(dirs);
-  const load = () =>
-    loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], {
-      watch: options.watch ?? false,
-      logger: options.logger,
-      tools: options.tools ?? true,
-      ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-    });
+): Promise<{ server: Server; folder: SkillsFolder | GitSkillsFolder }> {
+  const git = dirs.find(isGitSource);
+  if (git === undefined) requireFolders(dirs);
+  const common = {
+    logger: options.logger,
+    tools: options.tools ?? true,
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+  };
+  const load = (): Promise<SkillsFolder | GitSkillsFolder> =>
+    git !== undefined
+      ? loadGitSkills(git, {
+          ...common,
+          env: options.git?.env ?? {},
+          pullIntervalMs: options.git?.pullIntervalMs ?? 0,
+          ...(options.git?.cacheDir !== undefined ? { cacheDir: options.git.cacheDir } : {}),
+        })
+      : loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], { ...common, watch: options.watch ?? false });
   const folder = options.leanHeap ? await loadLean(load) : await load();
   const name = options.identity?.name ?? 'skillport';
   // The folder's own instructions say how its skills are reached (with the tools, how to load one).

@@ -30,13 +30,13 @@ async function dispatch(invocation: Invocation & { command: CommandName }, io: C
     case 'serve':
       return serve(invocation, io, env);
     case 'list':
-      return list(invocation, io);
+      return list(invocation, io, env);
     case 'get':
-      return get(invocation, io);
+      return get(invocation, io, env);
     case 'complete':
-      return complete(invocation, io);
+      return complete(invocation, io, env);
     case 'check':
-      return check(invocation, io);
+      return check(invocation, io, env);
   }
 }
 

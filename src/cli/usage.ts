@@ -23,6 +23,9 @@ export type OptionName =
   | 'auth-token'
   | 'allow-origin'
   | 'allow-host'
+  | 'pull-interval'
+  | 'cache-dir'
+  | 'hook-secret-env'
   | 'help'
   | 'version';
 
@@ -44,6 +47,9 @@ const LABELS: Record<OptionName, string> = {
   'auth-token': '--auth-token T',
   'allow-origin': '--allow-origin O',
   'allow-host': '--allow-host H',
+  'pull-interval': '--pull-interval S',
+  'cache-dir': '--cache-dir DIR',
+  'hook-secret-env': '--hook-secret-env VAR',
   help: '-h, --help',
   version: '-v, --version',
 };
@@ -62,7 +68,8 @@ interface CommandSpec {
   examples: readonly string[];
 }
 
-const DIR = 'a skills folder (repeatable; default: the bundled skills)';
+const DIR = 'a skills folder (repeatable; default: the bundled skills), or one git repository: git+https://HOST/REPO.git#REF:SUBFOLDER';
+const CACHE = 'with a git source: where checkouts go (default: $XDG_CACHE_HOME/skillport/git, else ~/.cache/skillport/git)';
 const PREFIX = "prefix of shared reference prompts (default: the first folder's name)";
 
 export const COMMANDS = {
@@ -85,15 +92,22 @@ export const COMMANDS = {
       'auth-token': 'with --http: require this bearer token (or env SKILLPORT_AUTH_TOKEN)',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
+      'pull-interval': 'with a git source: fetch every S seconds and serve a new commit (default: 60; 0: never)',
+      'cache-dir': CACHE,
+      'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
     },
-    examples: ['skillport serve ./skills --watch', 'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills'],
+    examples: [
+      'skillport serve ./skills --watch',
+      'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills',
+      'skillport serve git+https://example.com/team/skills.git#main:skills --http 3000',
+    ],
   },
   list: {
     brief: 'List the prompts the folders yield',
     usage: 'list [DIR...] [options]',
     summary: 'List the prompts the folders yield, with their arguments (optional ones in brackets).',
     positionalFolders: true,
-    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output' },
+    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output', 'cache-dir': CACHE },
     examples: ['skillport list ./skills', 'skillport list ./team-skills ./my-skills --json'],
   },
   get: {
@@ -101,7 +115,13 @@ export const COMMANDS = {
     usage: 'get NAME [--arg NAME=VALUE]... [--dir DIR]... [options]',
     summary: "Print a prompt's text, rendered with its arguments.",
     positionalFolders: false,
-    options: { dir: DIR, arg: "a value for one of the prompt's arguments (repeatable)", prefix: PREFIX, json: 'the whole prompts/get result as JSON' },
+    options: {
+      dir: DIR,
+      arg: "a value for one of the prompt's arguments (repeatable)",
+      prefix: PREFIX,
+      json: 'the whole prompts/get result as JSON',
+      'cache-dir': CACHE,
+    },
     examples: ['skillport get greeting --dir ./skills --arg who=Ada'],
   },
   complete: {
@@ -109,7 +129,13 @@ export const COMMANDS = {
     usage: 'complete NAME ARG [VALUE] [--arg NAME=VALUE]... [--dir DIR]... [options]',
     summary: 'Print the completions of argument ARG of prompt NAME for a partial VALUE.',
     positionalFolders: false,
-    options: { dir: DIR, arg: 'a value of another argument, as context (repeatable)', prefix: PREFIX, json: 'the completion result as JSON' },
+    options: {
+      dir: DIR,
+      arg: 'a value of another argument, as context (repeatable)',
+      prefix: PREFIX,
+      json: 'the completion result as JSON',
+      'cache-dir': CACHE,
+    },
     examples: ['skillport complete greeting language ge --dir ./skills'],
   },
   check: {
@@ -117,7 +143,7 @@ export const COMMANDS = {
     usage: 'check [DIR...] [options]',
     summary: 'Lint skills folders: every finding as path:line: severity: message (code), sorted, then a summary. Exit 1 on errors.',
     positionalFolders: true,
-    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output' },
+    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output', 'cache-dir': CACHE },
     examples: ['skillport check ./skills --strict'],
   },
   help: {

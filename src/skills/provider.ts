@@ -74,9 +74,29 @@ function same(a: unknown, b: unknown): boolean {
  * const server = createServer({ name: 'skills', version: '1.0.0', ...folder });
  */
 export async function loadSkillsFolder(dirs: readonly string[], options: SkillsFolderOptions = {}): Promise<SkillsFolder> {
-  const logger = options.logger ?? silentLogger;
   if (dirs.length === 0) throw new TypeError('loadSkillsFolder needs at least one folder');
-  let current = await buildCatalogue(dirs, options);
+  return servedFolder(() => dirs, await buildCatalogue(dirs, options), options);
+}
+
+/** A {@link SkillsFolder} whose catalogue its owner can also replace with one it built (a git source's next commit). */
+export interface SwappableFolder extends SkillsFolder {
+  /**
+   * Serves `next` from now on, telling listeners what changed as a reload
+   * does. The caller points `roots` at next's folders first, so a reload
+   * after this reads them; a reload that was reading the old ones is dropped.
+   */
+  swap(next: Catalogue): void;
+}
+
+/**
+ * The providers over `first`, rebuilt from `roots()` on a reload. Not exported
+ * from the entry: `loadSkillsFolder` and the git source are the ways in.
+ */
+export async function servedFolder(roots: () => readonly string[], first: Catalogue, options: SkillsFolderOptions): Promise<SwappableFolder> {
+  const logger = options.logger ?? silentLogger;
+  let current = first;
+  // Counts swaps: a rebuild that read the folders before a swap must not undo it.
+  let generation = 0;
   for (const issue of current.issues) if (issue.severity !== 'note') logger.warn(formatIssue(issue));
 
   const promptChanges = createEmitter<void>();
@@ -101,12 +121,21 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     let next: Catalogue;
     // Watch new folders before reading: a change after this is seen, one before it is read.
     await tree?.sync().catch((error: unknown) => logger.warn('Re-reading the watched folders failed', error));
+    const started = generation;
     try {
-      next = await buildCatalogue(dirs, options);
+      next = await buildCatalogue(roots(), options);
     } catch (error) {
       logger.error('Reload failed; still serving the last good catalogue', error);
       return false;
     }
+    // Swapped meanwhile: what was read is the old folders', and the swap is newer.
+    if (started !== generation) return true;
+    apply(next);
+    logger.info(`Reloaded: ${next.prompts.length} prompts, ${next.skills.length} skills`);
+    return true;
+  }
+  /** Serves `next`, and tells each listener whose part changed. */
+  function apply(next: Catalogue): void {
     const previous = current;
     current = next;
     for (const issue of next.issues) if (issue.severity !== 'note' && !previous.issues.some((i) => same(i, issue))) logger.warn(formatIssue(issue));
@@ -118,8 +147,6 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     }
     if (!same(previous.skillEntries, next.skillEntries)) skillChanges.emit();
     tools?.reloaded(previous, next);
-    logger.info(`Reloaded: ${next.prompts.length} prompts, ${next.skills.length} skills`);
-    return true;
   }
   function reload(): Promise<boolean> {
     if (reloading) {
@@ -153,7 +180,7 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     }, wait);
   }
   if (live) {
-    tree = watchTree(dirs, changed, (dir, error) => logger.warn(`Cannot watch ${dir}; changes in it will not be picked up`, error));
+    tree = watchTree(roots(), changed, (dir, error) => logger.warn(`Cannot watch ${dir}; changes in it will not be picked up`, error));
     await tree.sync();
   }
 
@@ -261,6 +288,10 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
       return current;
     },
     reload,
+    swap(next) {
+      generation++;
+      apply(next);
+    },
     close() {
       clearTimeout(timer);
       tree?.close();

@@ -57,6 +57,8 @@ function allowed(file: string, target: string): boolean {
   if (target === '@cfworker/json-schema') return file === 'core/tool-schema.ts';
   if (target.startsWith('node:')) {
     // No Node built-in in the protocol-neutral layers; the skills layer names its own.
+    // A git source runs the git program and finds the user's cache folder.
+    if (file.startsWith('skills/git/') && ['node:child_process', 'node:os'].includes(target)) return true;
     if (layer === 'skills') return ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
     return !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string);
   }

@@ -5,9 +5,9 @@
  * line ends the report.
  */
 import { join } from 'node:path';
-import { buildCatalogue, formatIssue, type Issue } from '../../skills.js';
-import type { Invocation } from '../args.js';
-import { BUNDLED_SKILLS, type CliIo, requireFolders } from '../context.js';
+import { buildCatalogue, type Catalogue, formatIssue, type Issue, loadGitSkills } from '../../skills.js';
+import { type Invocation, UsageError } from '../args.js';
+import { BUNDLED_SKILLS, type CliIo, gitCacheDir, gitSourceOf, requireFolders } from '../context.js';
 
 /** A finding as `check` reports it: a path a user can open, and always a line. */
 type Finding = Issue & { line: number };
@@ -32,9 +32,25 @@ function findings(issues: readonly Issue[]): Finding[] {
   return shown.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
 
-export async function check(invocation: Invocation, io: CliIo): Promise<number> {
+/** The catalogue of a git source's head commit, its checkout removed after. */
+async function gitCatalogue(source: string, values: Invocation['values'], env: Record<string, string | undefined>): Promise<Catalogue> {
+  const cacheDir = gitCacheDir(values['cache-dir'], env);
+  const folder = await loadGitSkills(source, {
+    env,
+    pullIntervalMs: 0,
+    tools: false,
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
+    ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+  });
+  await folder.close();
+  return folder.catalogue;
+}
+
+export async function check(invocation: Invocation, io: CliIo, env: Record<string, string | undefined> = {}): Promise<number> {
   const { values } = invocation;
-  requireFolders(invocation.folders);
+  const git = gitSourceOf(invocation.folders, 'check');
+  if (git === undefined && values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git source', 'check');
+  if (git === undefined) requireFolders(invocation.folders);
   const folders = invocation.folders.length > 0 ? invocation.folders : [BUNDLED_SKILLS];
   const started = Date.now();
   // A progress line on a terminal for folders that take a while to read.
@@ -44,7 +60,8 @@ export async function check(invocation: Invocation, io: CliIo): Promise<number> 
   let issues: Finding[];
   let counts: { skills: number; prompts: number; files: number };
   try {
-    const catalogue = await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
+    const catalogue =
+      git !== undefined ? await gitCatalogue(git, values, env) : await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
     issues = findings(catalogue.issues);
     counts = { skills: catalogue.skills.length, prompts: catalogue.prompts.length, files: catalogue.files.size };
   } finally {

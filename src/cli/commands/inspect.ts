@@ -2,9 +2,9 @@
  * `skillport list`, `get` and `complete`: the served catalogue, as a client
  * would see it, without starting a server.
  */
-import { isProtocolError, type Prompt } from '../../index.js';
+import { isProtocolError, type Logger, type Prompt } from '../../index.js';
 import { type Invocation, keyValues, UsageError } from '../args.js';
-import { type CliIo, commandContext, skillsServer } from '../context.js';
+import { type CliIo, commandContext, gitCacheDir, gitSourceOf, skillsServer } from '../context.js';
 import { createStderrLogger } from '../logger.js';
 import type { CommandName } from '../usage.js';
 
@@ -12,10 +12,32 @@ function write(io: CliIo, text: string): void {
   io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-async function open(folders: readonly string[], values: Invocation['values'], io: CliIo) {
+type Env = Record<string, string | undefined>;
+
+/** Opens the folders, runs `use` on the server, and closes them (a git source's checkout is removed). */
+async function withServer<T>(
+  folders: readonly string[],
+  { values }: Invocation,
+  io: CliIo,
+  env: Env,
+  command: 'list' | 'get' | 'complete',
+  use: (opened: Awaited<ReturnType<typeof skillsServer>> & { logger: Logger }) => Promise<T>,
+): Promise<T> {
   const logger = createStderrLogger('error', (line) => io.stderr.write(line));
-  const { server, folder } = await skillsServer(folders, { logger, ...(values.prefix !== undefined ? { prefix: values.prefix } : {}) });
-  return { server, folder, logger };
+  if (gitSourceOf(folders, command) === undefined && values['cache-dir'] !== undefined)
+    throw new UsageError('--cache-dir applies only to a git source', command);
+  const cacheDir = gitCacheDir(values['cache-dir'], env);
+  const opened = await skillsServer(folders, {
+    logger,
+    ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
+    git: { env, ...(cacheDir !== undefined ? { cacheDir } : {}) },
+  });
+  try {
+    return await use({ ...opened, logger });
+  } finally {
+    await opened.folder.close();
+    opened.server.close();
+  }
 }
 
 /** Turns a client mistake (unknown prompt, missing argument) into exit code 1 with its message. */
@@ -45,8 +67,16 @@ function requireDeclared(prompt: Prompt | undefined, names: readonly string[], c
   throw new UsageError(`"${prompt.name}" has no argument "${unknown}"; ${which}`, command);
 }
 
-export async function list({ folders, values }: Invocation, io: CliIo): Promise<number> {
-  const { server, folder } = await open(folders, values, io);
+export function list(invocation: Invocation, io: CliIo, env: Env = {}): Promise<number> {
+  return withServer(invocation.folders, invocation, io, env, 'list', ({ server, folder }) => listed(server, folder, invocation.values, io));
+}
+
+async function listed(
+  server: Awaited<ReturnType<typeof skillsServer>>['server'],
+  folder: Awaited<ReturnType<typeof skillsServer>>['folder'],
+  values: Invocation['values'],
+  io: CliIo,
+): Promise<number> {
   const prompts = await server.prompts();
   const tools = (await server.engine.tools()).map((tool) => tool.name);
   if (values.json) write(io, JSON.stringify({ prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length, tools }, null, 2));
@@ -63,39 +93,43 @@ export async function list({ folders, values }: Invocation, io: CliIo): Promise<
   return 0;
 }
 
-export async function get({ args: positionals, folders, values }: Invocation, io: CliIo): Promise<number> {
+export async function get(invocation: Invocation, io: CliIo, env: Env = {}): Promise<number> {
+  const { args: positionals, folders, values } = invocation;
   const [name, ...rest] = positionals;
   if (name === undefined || rest.length > 0) throw new UsageError('get expects one prompt NAME (folders go in --dir)', 'get');
   const args = keyValues(values.arg, 'get');
-  const { server, logger } = await open(folders, values, io);
-  requireDeclared(
-    (await server.prompts()).find((p) => p.name === name),
-    Object.keys(args),
-    'get',
-  );
-  return guarded(io, async () => {
-    const result = await server.engine.getPrompt(name, args, commandContext(logger));
-    if (values.json) write(io, JSON.stringify(result, null, 2));
-    else for (const message of result.messages) write(io, message.content.type === 'text' ? message.content.text : JSON.stringify(message.content));
-    return 0;
+  return withServer(folders, invocation, io, env, 'get', async ({ server, logger }) => {
+    requireDeclared(
+      (await server.prompts()).find((p) => p.name === name),
+      Object.keys(args),
+      'get',
+    );
+    return guarded(io, async () => {
+      const result = await server.engine.getPrompt(name, args, commandContext(logger));
+      if (values.json) write(io, JSON.stringify(result, null, 2));
+      else for (const message of result.messages) write(io, message.content.type === 'text' ? message.content.text : JSON.stringify(message.content));
+      return 0;
+    });
   });
 }
 
-export async function complete({ args: positionals, folders, values }: Invocation, io: CliIo): Promise<number> {
+export async function complete(invocation: Invocation, io: CliIo, env: Env = {}): Promise<number> {
+  const { args: positionals, folders, values } = invocation;
   const [name, argument, partial = '', ...rest] = positionals;
   if (name === undefined || argument === undefined || rest.length > 0)
     throw new UsageError('complete expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
   const context = keyValues(values.arg, 'complete');
-  const { server, logger } = await open(folders, values, io);
-  requireDeclared(
-    (await server.prompts()).find((p) => p.name === name),
-    [argument, ...Object.keys(context)],
-    'complete',
-  );
-  return guarded(io, async () => {
-    const result = await server.engine.complete({ type: 'prompt', name }, { name: argument, value: partial }, { arguments: context }, commandContext(logger));
-    if (values.json) write(io, JSON.stringify(result, null, 2));
-    else for (const value of result.values) write(io, value);
-    return 0;
+  return withServer(folders, invocation, io, env, 'complete', async ({ server, logger }) => {
+    requireDeclared(
+      (await server.prompts()).find((p) => p.name === name),
+      [argument, ...Object.keys(context)],
+      'complete',
+    );
+    return guarded(io, async () => {
+      const result = await server.engine.complete({ type: 'prompt', name }, { name: argument, value: partial }, { arguments: context }, commandContext(logger));
+      if (values.json) write(io, JSON.stringify(result, null, 2));
+      else for (const value of result.values) write(io, value);
+      return 0;
+    });
   });
 }

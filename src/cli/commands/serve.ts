@@ -5,11 +5,22 @@
  */
 import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
-import { hostPort, type Invocation, positiveInteger, UsageError } from '../args.js';
-import { type CliIo, type ServerIdentity, skillsServer } from '../context.js';
+import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
+import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host'] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env'] as const;
+const GIT_ONLY = ['pull-interval', 'cache-dir', 'hook-secret-env'] as const;
+
+/** The secret of POST /hooks/git: from the variable --hook-secret-env names, else SKILLPORT_HOOK_SECRET; none turns the hook off. */
+function hookSecret(values: Invocation['values'], env: Record<string, string | undefined>): string | undefined {
+  const variable = values['hook-secret-env'];
+  if (variable === undefined) return env.SKILLPORT_HOOK_SECRET || undefined;
+  const secret = env[variable];
+  // Named but empty: the user meant a hook, and it would answer 404 without a word.
+  if (!secret) throw new UsageError(`--hook-secret-env names ${variable}, which is not set`, 'serve');
+  return secret;
+}
 
 /** --name, --title and --instructions; a name or title must say something. */
 function identity(values: Invocation['values']): ServerIdentity {
@@ -33,6 +44,13 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const level = (values['log-level'] ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`, 'serve');
   const pageSize = positiveInteger(values['page-size'], '--page-size', 'serve');
+  const git = gitSourceOf(folders, 'serve');
+  if (git === undefined) {
+    const given = GIT_ONLY.find((key) => values[key] !== undefined);
+    if (given) throw new UsageError(`--${given} applies only to a git source`, 'serve');
+  } else if (values.watch) throw new UsageError('--watch does not apply to a git source: it is fetched every --pull-interval', 'serve');
+  const secret = git !== undefined && address !== undefined ? hookSecret(values, env) : undefined;
+  const cacheDir = gitCacheDir(values['cache-dir'], env);
   const logger = createStderrLogger(level, (line) => io.stderr.write(line));
   const { server, folder } = await skillsServer(folders, {
     watch: values.watch === true,
@@ -44,15 +62,23 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     ...(pageSize !== undefined ? { pageSize } : {}),
     // Several replicas must seal and open each other's input-required state: one key for all, from the environment.
     ...(env.SKILLPORT_REQUEST_STATE_KEY ? { requestStateKey: env.SKILLPORT_REQUEST_STATE_KEY } : {}),
+    git: {
+      env,
+      pullIntervalMs: seconds(values['pull-interval'], '--pull-interval', 'serve') ?? 60_000,
+      ...(cacheDir !== undefined ? { cacheDir } : {}),
+    },
   });
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
-  const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${values.watch ? ', watching for changes' : ''}`;
+  const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : '';
+  const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${from}${values.watch ? ', watching for changes' : ''}`;
 
   if (address !== undefined) {
     const { host, port } = address;
-    const { serveHttp } = await import('../../http.js');
+    const { createGitHook, GIT_HOOK_PATH, serveHttp } = await import('../../http.js');
+    // A hook fetches now; the fetch logs its own failures.
+    const hook = secret !== undefined && 'sync' in folder ? createGitHook({ secret, onHook: () => void folder.sync().catch(() => {}) }) : undefined;
     const authToken = values['auth-token'] ?? env.SKILLPORT_AUTH_TOKEN;
     const running = await serveHttp(server, {
       host,
@@ -61,7 +87,9 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(authToken ? { authToken } : {}),
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
+      ...(hook ? { routes: { [GIT_HOOK_PATH]: hook } } : {}),
     });
+    if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
     await running.close();
@@ -71,7 +99,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     logger.info(`serving ${summary} over stdio (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     await running.done;
   }
-  folder.close();
+  await folder.close();
   server.close();
   return 0;
 }

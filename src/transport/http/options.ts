@@ -2,6 +2,28 @@
  * The options and the interface of the Streamable HTTP handler.
  */
 import type { Logger } from '../../server/index.js';
+import type { HeaderReader } from './request.js';
+
+/** A request as a route of {@link HttpOptions.routes} sees it. */
+export interface RouteRequest {
+  readonly method: string;
+  readonly headers: HeaderReader;
+  /**
+   * The body, up to `max` bytes: undefined when it is larger, `busy` when the
+   * handler holds too many body bytes at once (answer 503). Read once.
+   */
+  readBody(max: number): Promise<Uint8Array | undefined | 'busy'>;
+}
+
+/** A route's answer: a status, headers and an optional text body. */
+export interface RouteReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** An endpoint of its own beside the MCP one (a webhook), answered by exact path. */
+export type HttpRoute = (request: RouteRequest) => Promise<RouteReply>;
 
 /** Options of {@link createHttpHandler} and {@link serveHttp}. */
 export interface HttpOptions {
@@ -64,6 +86,12 @@ export interface HttpOptions {
    * count only towards `maxStreams`). More get 429. Default 32.
    */
   maxStreamsPerClient?: number;
+  /**
+   * Endpoints besides the MCP one, by exact path, e.g. `{ '/hooks/git':
+   * createGitHook(...) }`. They pass the `Host` and `Origin` checks but not
+   * the bearer token: each guards itself (a webhook has its own secret).
+   */
+  routes?: Readonly<Record<string, HttpRoute>>;
   /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
   drainTimeoutMs?: number;
   logger?: Logger;

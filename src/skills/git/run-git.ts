@@ -1,0 +1,137 @@
+/**
+ * Runs the `git` program: `spawn` with an argument array (never a shell;
+ * what `execFile` does, with the process group killable), a timeout, and the environment and configuration that keep a hostile or
+ * unreachable repository from doing more than failing:
+ *
+ * - `GIT_ALLOW_PROTOCOL=https:ssh:file`: git refuses every other transport,
+ *   `ext::` (which runs a command) among them, wherever the URL came from
+ *   (an `insteadOf` rewrite, a redirect, a submodule);
+ * - `core.hooksPath=/dev/null`: no hook of any repository runs;
+ * - `GIT_TERMINAL_PROMPT=0` and ssh in batch mode: a repository that wants
+ *   credentials it was not given fails at once instead of waiting for a
+ *   password nobody will type;
+ * - no submodules are fetched.
+ *
+ * The user's own git configuration (credential helpers, `insteadOf`) still
+ * applies: it is how private repositories are reached.
+ */
+import { spawn } from 'node:child_process';
+import { redact } from './spec.js';
+
+/** How git is run. */
+export interface GitRunner {
+  /** The program. Default `git` (found on PATH). */
+  program: string;
+  /** Longest a single git command may take, in ms. */
+  timeoutMs: number;
+  /** The environment git starts from (the process's by default). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A git command that failed: its message has no credentials. */
+export class GitError extends Error {
+  override name = 'GitError';
+}
+
+const CONFIG = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'protocol.allow=never',
+  '-c',
+  'protocol.https.allow=always',
+  '-c',
+  'protocol.ssh.allow=always',
+  '-c',
+  'protocol.file.allow=always',
+  '-c',
+  'submodule.recurse=false',
+  '-c',
+  'fetch.recurseSubmodules=false',
+];
+
+/** The environment of every git command. */
+function environment(base: GitRunner['env'], extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
+  env.GIT_ALLOW_PROTOCOL = 'https:ssh:file';
+  env.GIT_TERMINAL_PROMPT = '0';
+  // ssh asks for a passphrase or a host key on the terminal, not through git: batch mode refuses instead.
+  if (env.GIT_SSH_COMMAND === undefined && env.GIT_SSH === undefined) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+  // Nothing from the served process's own repository, if it runs inside one.
+  delete env.GIT_DIR;
+  delete env.GIT_WORK_TREE;
+  delete env.GIT_INDEX_FILE;
+  return Object.assign(env, extra);
+}
+
+/**
+ * The URL for git's command line, and the environment that gives git the
+ * credentials: a command line is readable by every user of the host (`ps`,
+ * /proc), a process's environment only by its owner. The credentials go in
+ * as a configuration entry (`GIT_CONFIG_COUNT`, git 2.31+) rewriting the bare
+ * URL to the full one (`url.<full>.insteadOf <bare>`), after any entries the
+ * environment already has.
+ */
+export function credentialsAside(remote: string, bare: string, env: GitRunner['env']): { url: string; env: Record<string, string> } {
+  if (remote === bare) return { url: remote, env: {} };
+  const count = Number(env.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isSafeInteger(count) && count > 0 ? count : 0;
+  return {
+    url: bare,
+    env: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `url.${remote}.insteadOf`, [`GIT_CONFIG_VALUE_${n}`]: bare },
+  };
+}
+
+/** Most bytes of output kept from one git command (it prints a commit id, or an error). */
+const MAX_OUTPUT = 1024 * 1024;
+
+/**
+ * Runs `git args...`; resolves its stdout, rejects with a {@link GitError}
+ * naming the command and git's own reason. git runs in a process group of its
+ * own, and a timeout kills the whole group: git's helpers (ssh,
+ * git-remote-https) would otherwise outlive it, still waiting on the network.
+ */
+export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
+  const command = args.find((a) => !a.startsWith('-')) ?? 'git';
+  return new Promise((resolve, reject) => {
+    const child = spawn(runner.program, [...CONFIG, ...args], {
+      env: environment(runner.env, extraEnv),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < MAX_OUTPUT) stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      // The end is what says why it failed.
+      stderr = (stderr + chunk).slice(-MAX_OUTPUT);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      // A helper that left the group (setsid) could still hold the pipes open: stop reading them.
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, runner.timeoutMs);
+    const fail = (reason: string) => reject(new GitError(redact(`git ${command} failed: ${reason}`)));
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(error.code === 'ENOENT' ? `no program ${runner.program}` : error.message);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) fail(`timed out after ${runner.timeoutMs} ms`);
+      else if (code === 0) resolve(stdout);
+      else fail(stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${code ?? signal}`);
+    });
+  });
+}

@@ -1,0 +1,231 @@
+/**
+ * A skills folder served from a git repository: cloned shallowly, fetched
+ * again every `pullIntervalMs` (and whenever {@link GitSkillsFolder.sync} is
+ * called, e.g. by a webhook), and swapped whole when the fetched ref names a
+ * new commit. The new commit is checked out into its own folder and its
+ * catalogue built before anything changes for clients; a fetch that fails, a
+ * commit that cannot be checked out, or one whose folder fails to load or
+ * adds error-level findings (a skill that would disappear) keeps the last
+ * good catalogue, and says why in the log.
+ */
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createEmitter } from '../../core/changes.js';
+import { silentLogger } from '../../core/context.js';
+import { buildCatalogue, type Catalogue, slugify } from '../catalogue.js';
+import { formatIssue, type Issue } from '../issues.js';
+import { type SkillsFolder, type SkillsFolderOptions, servedFolder } from '../provider.js';
+import { GitError, type GitRunner } from './run-git.js';
+import { parseGitSpec } from './spec.js';
+import { createWorkspace, servedRoot } from './workspace.js';
+
+/** Options of {@link loadGitSkills}. */
+export interface GitSkillsOptions extends Omit<SkillsFolderOptions, 'watch' | 'debounceMs'> {
+  /** Where checkouts are kept. Default `~/.cache/skillport/git`. */
+  cacheDir?: string;
+  /** Fetch this often, in ms; 0 fetches only when {@link GitSkillsFolder.sync} is called. Default 60000. */
+  pullIntervalMs?: number;
+  /** The git program. Default `git`, found on PATH. */
+  git?: string;
+  /** Longest one git command may run, in ms. Default 120000. */
+  gitTimeoutMs?: number;
+  /** The environment git runs with (credentials helpers, `HOME`, `SSH_AUTH_SOCK`...). Default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What one fetch found. */
+export interface GitSyncResult {
+  /** Whether a new commit is now served. */
+  changed: boolean;
+  /** The commit served after the fetch. */
+  commit: string;
+}
+
+/** A skills folder served from git, with the commit it serves and a way to fetch now. */
+export interface GitSkillsFolder extends SkillsFolder {
+  /** The commit served now (40 or 64 hex digits). */
+  readonly commit: string;
+  /** The repository as it may be shown: credentials replaced by `***`. */
+  readonly source: string;
+  /** The folder served now (the commit's tree, or its subfolder). */
+  readonly root: string;
+  /**
+   * Fetches now and serves the ref's commit if it is new and good. Calls made
+   * while a fetch runs share one more fetch after it. Rejects (after logging)
+   * when the fetch fails or the new commit is refused; the last good one stays.
+   */
+  sync(): Promise<GitSyncResult>;
+  /** Calls `listener` with each new commit once it is served. Returns a function that removes it. */
+  onCommit(listener: (commit: string) => void): () => void;
+  /** Stops fetching and removes the checkouts. */
+  close(): Promise<void>;
+}
+
+/** What makes two findings the same across commits: not the line, which moves with edits above it. */
+function findingKey(issue: Issue): string {
+  return JSON.stringify([issue.severity, issue.code, issue.folder ?? '', issue.path, issue.message]);
+}
+
+/**
+ * Serves the skills of a git repository. `source` is `git+https://…`,
+ * `git+ssh://…`, `git+file://…` or `file://…`, with an optional `#ref` and
+ * `#ref:subfolder`. Throws when the first clone or its folder fails.
+ *
+ * @example
+ * const folder = await loadGitSkills('git+https://example.com/team/skills.git#main:skills');
+ * const server = createServer({ name: 'skills', version: '1.0.0', ...folder });
+ * folder.onCommit((commit) => console.error(`now serving ${commit}`));
+ */
+export async function loadGitSkills(source: string, options: GitSkillsOptions = {}): Promise<GitSkillsFolder> {
+  const spec = parseGitSpec(source);
+  const logger = options.logger ?? silentLogger;
+  const interval = options.pullIntervalMs ?? 60_000;
+  if (!Number.isFinite(interval) || interval < 0) throw new TypeError('pullIntervalMs must be 0 or more');
+  const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
+  // The tree's folder is named by its commit: shared references are named by the repository instead.
+  const catalogueOptions = { ...options, prefix: options.prefix ?? slugify(spec.subfolder === '' ? spec.name : basename(spec.subfolder)) };
+  const where = `${spec.display}${spec.ref ? `#${spec.ref}` : ''}`;
+  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner).catch((error: Error) => {
+    throw new Error(`cannot serve ${where}: ${error.message}`);
+  });
+
+  /** A commit checked out and loaded, not yet served. */
+  async function prepare(commit: string): Promise<{ root: string; catalogue: Catalogue }> {
+    const tree = await workspace.checkout(commit);
+    try {
+      const root = await servedRoot(tree, spec.subfolder);
+      return { root, catalogue: await buildCatalogue([root], catalogueOptions) };
+    } catch (error) {
+      await workspace.removeTree(commit);
+      throw error;
+    }
+  }
+
+  let commit: string;
+  let root: string;
+  let first: Catalogue;
+  try {
+    commit = await workspace.fetch();
+    ({ root, catalogue: first } = await prepare(commit));
+  } catch (error) {
+    await workspace.remove();
+    throw new Error(`cannot serve ${where}: ${(error as Error).message}`);
+  }
+  logger.info(`Serving ${where} at commit ${commit.slice(0, 12)}`);
+  const folder = await servedFolder(() => [root], first, { ...catalogueOptions, watch: false });
+  const commits = createEmitter<string>((error) => logger.error('An onCommit listener failed', error));
+  /** The commit served before the current one: its tree stays until the next swap, for reads begun before this one. */
+  let previous: string | undefined;
+  /** The last commit refused, and why, so a broken head is checked out once rather than at every fetch. */
+  let refused: { commit: string; reason: string } | undefined;
+  let lastFailure: string | undefined;
+  let closed = false;
+
+  async function fetchOnce(): Promise<GitSyncResult> {
+    const head = await workspace.fetch();
+    if (head === commit || closed) return { changed: false, commit };
+    if (refused?.commit === head) throw new Error(refused.reason);
+    let next: { root: string; catalogue: Catalogue };
+    try {
+      next = await prepare(head);
+      const known = new Set(folder.catalogue.issues.map(findingKey));
+      const added = next.catalogue.issues.filter((i) => i.severity === 'error' && !known.has(findingKey(i)));
+      if (added.length > 0) {
+        await workspace.removeTree(head);
+        throw new Error(`${added.length} new error${added.length > 1 ? 's' : ''} in its skills, first: ${formatIssue(added[0] as Issue)}`);
+      }
+    } catch (error) {
+      const reason = `commit ${head.slice(0, 12)} is not served: ${(error as Error).message}`;
+      // A git failure (a timeout, a full disk) may pass: only a commit that loaded badly is refused for good.
+      if (!(error instanceof GitError)) refused = { commit: head, reason };
+      throw new Error(reason);
+    }
+    if (closed) {
+      await workspace.removeTree(head);
+      return { changed: false, commit };
+    }
+    const retired = previous;
+    previous = commit;
+    commit = head;
+    root = next.root;
+    folder.swap(next.catalogue);
+    if (retired !== undefined) await workspace.removeTree(retired);
+    logger.info(`Serving ${where} at commit ${head.slice(0, 12)}: ${next.catalogue.prompts.length} prompts, ${next.catalogue.skills.length} skills`);
+    commits.emit(head);
+    return { changed: true, commit: head };
+  }
+
+  async function logged(): Promise<GitSyncResult> {
+    try {
+      const result = await fetchOnce();
+      lastFailure = undefined;
+      return result;
+    } catch (error) {
+      const message = (error as Error).message;
+      // Once per distinct reason: a repository down for an hour is one warning, not sixty.
+      if (message !== lastFailure) logger.warn(`Fetching ${where} failed; still serving commit ${commit.slice(0, 12)}: ${message}`);
+      else logger.debug(`Fetching ${where} failed again: ${message}`);
+      lastFailure = message;
+      throw error;
+    }
+  }
+
+  let running: Promise<GitSyncResult> | undefined;
+  let queued: Promise<GitSyncResult> | undefined;
+  function sync(): Promise<GitSyncResult> {
+    if (!running) {
+      running = logged().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    // A fetch runs: what was pushed after it started is seen by one more, shared by every caller until then.
+    queued ??= running
+      .catch(() => {})
+      .then(() => {
+        queued = undefined;
+        return sync();
+      });
+    return queued;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  function schedule(): void {
+    if (interval === 0 || closed) return;
+    timer = setTimeout(() => {
+      sync()
+        .catch(() => {})
+        .finally(schedule);
+    }, interval);
+    // The timer alone keeps no process alive: the transport does.
+    timer.unref();
+  }
+  schedule();
+
+  return {
+    prompts: folder.prompts,
+    resources: folder.resources,
+    skills: folder.skills,
+    ...(folder.tools ? { tools: folder.tools } : {}),
+    instructions: folder.instructions,
+    get catalogue() {
+      return folder.catalogue;
+    },
+    get commit() {
+      return commit;
+    },
+    get root() {
+      return root;
+    },
+    source: spec.display,
+    reload: () => folder.reload(),
+    sync,
+    onCommit: (listener) => commits.watch(listener),
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      folder.close();
+      return workspace.remove();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Where a git source lives on disk: one folder per running source,
+ * `<cacheDir>/<digest of the remote>/<pid>-<random>/`, holding a bare
+ * repository (`repo.git`, shallow) and one checked-out tree per commit
+ * (`trees/<commit>/`). A commit is checked out whole into a folder of its own
+ * before it is served, so a reload never sees a tree half-way between two
+ * commits; the old tree is removed once nothing serves it.
+ *
+ * Why a folder per process rather than one per remote: replicas on one host
+ * would otherwise fetch into one repository at once, and git's lock files make
+ * all but one of them fail. A folder left by a process that died is removed
+ * by the next source that starts for the same remote on the same host.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { credentialsAside, type GitRunner, runGit } from './run-git.js';
+import type { GitSpec } from './spec.js';
+
+/** One source's folder and the git commands it runs there. */
+export interface Workspace {
+  /** The instance folder. */
+  readonly dir: string;
+  /** Fetches the spec's ref (depth 1) and resolves the commit it names. */
+  fetch(): Promise<string>;
+  /** Checks `commit` out into a fresh folder of its own; resolves that folder. */
+  checkout(commit: string): Promise<string>;
+  /** Removes the tree of a commit no longer served. */
+  removeTree(commit: string): Promise<void>;
+  /** Removes the whole instance folder. */
+  remove(): Promise<void>;
+}
+
+const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** Whether a process of this host with this id is running (signal 0 only probes). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, it is someone else's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes instance folders under `parent` whose process (on this host) is gone. */
+async function sweep(parent: string): Promise<void> {
+  const host = hostname();
+  for (const name of await readdir(parent).catch(() => [])) {
+    const owner = await readFile(join(parent, name, 'owner'), 'utf8').catch(() => undefined);
+    if (owner === undefined) continue;
+    const [ownerHost, pid] = owner.split('\n');
+    if (ownerHost === host && Number.isSafeInteger(Number(pid)) && !alive(Number(pid))) {
+      await rm(join(parent, name), { recursive: true, force: true }).catch(() => {});
+    }
+  }
+}
+
+/** Creates a source's folder under `cacheDir` with an empty bare repository. */
+export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner): Promise<Workspace> {
+  const parent = join(cacheDir, spec.key);
+  await mkdir(parent, { recursive: true, mode: 0o700 });
+  await sweep(parent);
+  const dir = join(parent, `${process.pid}-${randomBytes(4).toString('hex')}`);
+  await mkdir(join(dir, 'trees'), { recursive: true, mode: 0o700 });
+  await writeFile(join(dir, 'owner'), `${hostname()}\n${process.pid}\n`);
+  const repo = join(dir, 'repo.git');
+  const gitDir = `--git-dir=${repo}`;
+  try {
+    await runGit(runner, ['init', '--quiet', '--bare', repo]);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  const treeOf = (commit: string): string => join(dir, 'trees', commit);
+
+  return {
+    dir,
+    async fetch() {
+      // FETCH_HEAD names what was fetched; no remote is configured, so the URL (and any
+      // credentials in it) is never written into the repository.
+      const { url, env } = credentialsAside(spec.remote, spec.bare, runner.env);
+      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', url, spec.ref ?? 'HEAD'], env);
+      const commit = (await runGit(runner, [gitDir, 'rev-parse', '--verify', '--end-of-options', 'FETCH_HEAD^{commit}'])).trim();
+      if (!COMMIT.test(commit)) throw new Error(`git named no commit for ${spec.display}`);
+      return commit;
+    },
+    async checkout(commit) {
+      if (!COMMIT.test(commit)) throw new TypeError(`not a commit id: ${commit}`);
+      const tree = treeOf(commit);
+      await rm(tree, { recursive: true, force: true });
+      await mkdir(tree, { mode: 0o700 });
+      // read-tree -u into an index of its own: writes every file of the commit, runs no hook,
+      // and leaves no .git inside the tree (so nothing of git's is ever in the served folder).
+      const index = join(dir, `index-${commit}`);
+      try {
+        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', '--reset', '-u', commit], { GIT_INDEX_FILE: index });
+      } catch (error) {
+        await rm(tree, { recursive: true, force: true });
+        throw error;
+      } finally {
+        await rm(index, { force: true });
+      }
+      return tree;
+    },
+    async removeTree(commit) {
+      if (COMMIT.test(commit)) await rm(treeOf(commit), { recursive: true, force: true });
+    },
+    async remove() {
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The folder to serve: `subfolder` of `tree`, each of its segments a real
+ * folder (a link there could point anywhere; the confinement of the served
+ * folder starts at the folder itself).
+ */
+export async function servedRoot(tree: string, subfolder: string): Promise<string> {
+  let path = tree;
+  for (const segment of subfolder === '' ? [] : subfolder.split('/')) {
+    path = join(path, segment);
+    const info = await lstat(path).catch(() => undefined);
+    if (!info) throw new Error(`the commit has no folder ${subfolder}`);
+    if (!info.isDirectory()) throw new Error(`${subfolder} is not a folder in the commit${info.isSymbolicLink() ? ' (it is a symbolic link)' : ''}`);
+  }
+  return path;
+}

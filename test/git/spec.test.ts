@@ -1,0 +1,59 @@
+/**
+ * How a git source is written: schemes, the #ref:subfolder fragment, what is
+ * refused, and credentials kept out of everything shown.
+ */
+import { describe, expect, it } from 'vitest';
+import { isGitSource, parseGitSpec, redact } from '../../src/skills/git/spec.js';
+
+describe('parseGitSpec', () => {
+  it('reads the scheme, the ref and the subfolder', () => {
+    expect(parseGitSpec('git+https://example.com/team/skills.git#main:tools/skills')).toMatchObject({
+      remote: 'https://example.com/team/skills.git',
+      ref: 'main',
+      subfolder: 'tools/skills',
+      name: 'skills',
+    });
+    expect(parseGitSpec('git+ssh://git@example.com/team/skills.git#v1.2.0')).toMatchObject({
+      remote: 'ssh://git@example.com/team/skills.git',
+      ref: 'v1.2.0',
+      subfolder: '',
+    });
+    expect(parseGitSpec('git+file:///srv/repos/skills.git')).toMatchObject({ remote: 'file:///srv/repos/skills.git', ref: undefined, subfolder: '' });
+    expect(parseGitSpec('file:///srv/repos/skills#:sub/')).toMatchObject({
+      remote: 'file:///srv/repos/skills',
+      ref: undefined,
+      subfolder: 'sub',
+      name: 'skills',
+    });
+    expect(parseGitSpec('git+https://example.com/r.git#release/2026')).toMatchObject({ ref: 'release/2026' });
+  });
+
+  it('refuses transports other than https, ssh and file, ext:: among them', () => {
+    for (const source of ['git+ext::sh -c touch% /tmp/x', 'ext::sh -c id', 'git+http://example.com/r.git', 'git+fd::17', 'git://example.com/r.git']) {
+      expect(() => parseGitSpec(source), source).toThrow(/unsupported git source/);
+    }
+    expect(isGitSource('git+ext::sh')).toBe(true);
+    expect(isGitSource('./skills')).toBe(false);
+    expect(isGitSource('file:///srv/skills')).toBe(true);
+  });
+
+  it('refuses refs that git would read as options or refspec syntax, and subfolders outside the repository', () => {
+    for (const ref of ['-upload-pack=touch /tmp/x', 'a..b', 'a b', 'x^', '+main', 'main.lock', '@{1}']) {
+      expect(() => parseGitSpec(`git+https://example.com/r.git#${encodeURIComponent(ref).replaceAll('%3A', ':')}`), ref).toThrow();
+    }
+    for (const sub of ['../up', '/abs', '..', 'a/../../b', 'a\\b']) {
+      expect(() => parseGitSpec(`git+https://example.com/r.git#main:${sub}`), sub).toThrow(/inside the repository/);
+    }
+    expect(() => parseGitSpec('git+https://')).toThrow(/not a valid URL/);
+    expect(() => parseGitSpec('file://host/path')).toThrow(/local path/);
+  });
+
+  it('keeps credentials out of the display form and the cache key', () => {
+    const spec = parseGitSpec('git+https://user:s3cret@example.com/team/skills.git#main');
+    expect(spec.remote).toBe('https://user:s3cret@example.com/team/skills.git');
+    expect(spec.display).toBe('https://***@example.com/team/skills.git');
+    expect(spec.key).toBe(parseGitSpec('git+https://example.com/team/skills.git').key);
+    expect(redact("fatal: unable to access 'https://TOKEN@example.com/x.git/': 403")).toBe("fatal: unable to access 'https://***@example.com/x.git/': 403");
+    expect(() => parseGitSpec('git+ftp://user:s3cret@example.com/x')).toThrow(/^(?!.*s3cret)/);
+  });
+});
