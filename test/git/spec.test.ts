@@ -41,7 +41,7 @@ describe('parseGitSpec', () => {
     for (const ref of ['-upload-pack=touch /tmp/x', 'a..b', 'a b', 'x^', '+main', 'main.lock', '@{1}']) {
       expect(() => parseGitSpec(`git+https://example.com/r.git#${encodeURIComponent(ref).replaceAll('%3A', ':')}`), ref).toThrow();
     }
-    for (const sub of ['../up', '/abs', '..', 'a/../../b', 'a\\b']) {
+    for (const sub of ['../up', '/abs', '/', '..', 'a/../../b', 'a\\b']) {
       expect(() => parseGitSpec(`git+https://example.com/r.git#main:${sub}`), sub).toThrow(/inside the repository/);
     }
     expect(() => parseGitSpec('git+https://')).toThrow(/not a valid URL/);
@@ -55,5 +55,11 @@ describe('parseGitSpec', () => {
     expect(spec.key).toBe(parseGitSpec('git+https://example.com/team/skills.git').key);
     expect(redact("fatal: unable to access 'https://TOKEN@example.com/x.git/': 403")).toBe("fatal: unable to access 'https://***@example.com/x.git/': 403");
     expect(() => parseGitSpec('git+ftp://user:s3cret@example.com/x')).toThrow(/^(?!.*s3cret)/);
+    expect(redact('from https://a:b@h1/x and ssh://git@h2/y, not mail@h3 or https://h4/p@q')).toBe(
+      'from https://***@h1/x and ssh://***@h2/y, not mail@h3 or https://h4/p@q',
+    );
+    // Linear in a long run without "@" (a regular expression for this backtracks quadratically).
+    const long = `https://${'a'.repeat(200_000)}`;
+    expect(redact(long)).toBe(long);
   });
 });

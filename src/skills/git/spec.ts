@@ -57,10 +57,28 @@ export function isGitSource(source: string): boolean {
  */
 const REF = /^(?!-)(?!\/)(?!.*(?:\.\.|\/\/|@\{|\/$|\.$|\.lock$))[A-Za-z0-9._/@-]+$/;
 
-/** Replaces the user and password of a URL by `***`, wherever it appears in `text`. */
+/** Characters that end a URL's user information (RFC 3986 §3.2: it ends at "@", before any "/"), or the URL. */
+const USERINFO_END = new Set(['/', '@', ' ', '\t', '\n', '\r']);
+
+/**
+ * Replaces the user and password of every URL in `text` by `***`
+ * (`https://TOKEN@host` too: the user part may be the token). A scan rather
+ * than a regular expression: the unanchored pattern for this backtracks
+ * quadratically on a long run without "@".
+ */
 export function redact(text: string): string {
-  // scheme://user[:pass]@ : the user part may itself be a token (https://TOKEN@host).
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+    const start = at + 3;
+    let end = start;
+    while (end < text.length && !USERINFO_END.has(text[end] as string)) end++;
+    if (text[end] !== '@' || end === start) continue;
+    out += `${text.slice(from, start)}***`;
+    from = end;
+    at = end - 2;
+  }
+  return out + text.slice(from);
 }
 
 /** Parses a git source; throws a {@link GitSpecError} saying what is wrong. */
@@ -89,8 +107,13 @@ export function parseGitSpec(source: string): GitSpec {
   const ref = at === -1 ? fragment : fragment.slice(0, at);
   const sub = at === -1 ? '' : fragment.slice(at + 1);
   if (ref !== '' && !REF.test(ref)) throw new GitSpecError(`not a branch, tag or commit: "${ref}"`);
-  const subfolder = sub === '' ? '' : posix.normalize(sub).replace(/\/+$/, '');
-  if (sub !== '' && (subfolder.startsWith('/') || subfolder === '.' || subfolder === '..' || subfolder.startsWith('../') || sub.includes('\\'))) {
+  const normal = sub === '' ? '' : posix.normalize(sub);
+  // normalize leaves at most one trailing slash.
+  const subfolder = normal.endsWith('/') ? normal.slice(0, -1) : normal;
+  if (
+    sub !== '' &&
+    (sub.startsWith('/') || subfolder.startsWith('/') || subfolder === '.' || subfolder === '..' || subfolder.startsWith('../') || sub.includes('\\'))
+  ) {
     throw new GitSpecError(`the subfolder must be a path inside the repository: "${sub}"`);
   }
   const remote = url.href;
