@@ -5,7 +5,7 @@
  * Differences between revisions live in their folders, never as version
  * checks in the core.
  */
-import type { Logger, LogLevel, RequestContext } from '../core/context.js';
+import type { Logger, LogLevel, Principal, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { InputRequest } from '../core/input.js';
 import type { ServerInfo } from '../core/model.js';
@@ -92,6 +92,8 @@ export interface RequestFacts {
   readonly logLevel?: LogLevel;
   /** 2026-07-28 `_meta["io.modelcontextprotocol/clientCapabilities"]`: what the client can answer. */
   readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  /** Who sent it, when the transport authenticated it (HTTP with OAuth): set by the transport, not the resolver. */
+  readonly principal?: Principal;
 }
 
 /** Where a request's `ctx.input` questions go: set by the revision that carries them. */

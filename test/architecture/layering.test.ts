@@ -53,6 +53,8 @@ const BASE: Record<string, string | undefined> = {
 function allowed(file: string, target: string): boolean {
   const [layer] = file.split('/');
   if (target === 'yaml') return layer === 'skills';
+  // JWT checks, loaded only by the OAuth resource server.
+  if (target === 'jose') return file.startsWith('transport/http/auth/');
   // The JSON Schema validator, loaded by tool definitions on first use.
   if (target === '@cfworker/json-schema') return file === 'core/tool-schema.ts';
   if (target.startsWith('node:')) {

@@ -2,6 +2,9 @@
  * The options and the interface of the Streamable HTTP handler.
  */
 import type { Logger } from '../../server/index.js';
+import type { OAuthOptions } from './auth/oauth-options.js';
+
+export type { OAuthOptions } from './auth/oauth-options.js';
 
 /** Options of {@link createHttpHandler} and {@link serveHttp}. */
 export interface HttpOptions {
@@ -41,6 +44,13 @@ export interface HttpOptions {
    * Default: none, no document (skillport runs no authorization server).
    */
   authorizationServers?: string[];
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server (MCP authorization):
+   * every request needs an access token from `oauth.issuer` issued for this
+   * server; the Protected Resource Metadata document names that issuer.
+   * Excludes `authToken`.
+   */
+  oauth?: OAuthOptions;
   /**
    * Legacy (2025-06-18, 2025-11-25) sessions with `Mcp-Session-Id`. Default
    * true. False is stateless legacy mode: no session ids, no GET stream, and
