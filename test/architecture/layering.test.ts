@@ -86,9 +86,15 @@ function allowed(file: string, target: string): boolean {
       return to === 'server' || to === 'core' || to === 'jsonrpc' || target === 'protocol/index.ts';
     case 'transport':
       // A transport's own folder, or a module at the layer's root that every transport shares
-      // (lifecycle.ts); never another transport's folder.
+      // (lifecycle.ts); never another transport's folder. A transport's folder may have folders of its own (http/auth/).
       return (
-        sameFolder || dirname(target) === 'transport' || to === 'server' || to === 'jsonrpc' || target === 'protocol/index.ts' || target === 'server/index.ts'
+        sameFolder ||
+        (to === 'transport' && target.split('/')[1] === file.split('/')[1]) ||
+        dirname(target) === 'transport' ||
+        to === 'server' ||
+        to === 'jsonrpc' ||
+        target === 'protocol/index.ts' ||
+        target === 'server/index.ts'
       );
     case 'skills':
       // The skills provider builds on the core only; it knows no revision and no transport.
