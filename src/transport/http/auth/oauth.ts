@@ -106,7 +106,9 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
   const leewaySeconds = options.leewaySeconds ?? 30;
   const timeoutMs = options.timeoutMs ?? 5000;
   const now = Date.now;
-  const discover = createDiscovery(issuer, { timeoutMs, retryMs: 5000, maxAgeMs: 60 * 60_000, now });
+  const keyCooldownMs = options.keyCooldownMs ?? 30_000;
+  // A failed lookup of the metadata is retried no more often than the keys are.
+  const discover = createDiscovery(issuer, { timeoutMs, retryMs: Math.min(5000, keyCooldownMs), maxAgeMs: 60 * 60_000, now });
   const introspect: Introspect | undefined = options.introspection
     ? createIntrospection({ ...options.introspection, timeoutMs, cacheMs: options.introspectionCacheMs ?? 30_000, maxEntries: 10_000, now })
     : undefined;
@@ -120,7 +122,7 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
           if (!uri) throw new AuthUnavailableError('the authorization server publishes no jwks_uri');
           return uri;
         },
-        { timeoutMs, cooldownMs: options.keyCooldownMs ?? 30_000, maxAgeMs: 10 * 60_000, now },
+        { timeoutMs, cooldownMs: keyCooldownMs, maxAgeMs: 10 * 60_000, now },
       );
       return { jose, keys };
     });
