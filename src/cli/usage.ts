@@ -21,6 +21,12 @@ export type OptionName =
   | 'log-level'
   | 'page-size'
   | 'auth-token'
+  | 'auth-issuer'
+  | 'auth-audience'
+  | 'auth-scope'
+  | 'auth-introspection'
+  | 'auth-client-id'
+  | 'auth-client-secret-env'
   | 'allow-origin'
   | 'allow-host'
   | 'help'
@@ -42,6 +48,12 @@ const LABELS: Record<OptionName, string> = {
   'log-level': '--log-level L',
   'page-size': '--page-size N',
   'auth-token': '--auth-token T',
+  'auth-issuer': '--auth-issuer URL',
+  'auth-audience': '--auth-audience URL',
+  'auth-scope': '--auth-scope S',
+  'auth-introspection': '--auth-introspection URL',
+  'auth-client-id': '--auth-client-id ID',
+  'auth-client-secret-env': '--auth-client-secret-env VAR',
   'allow-origin': '--allow-origin O',
   'allow-host': '--allow-host H',
   help: '-h, --help',
@@ -83,10 +95,20 @@ export const COMMANDS = {
       'page-size': 'items per page of list results (default: 50)',
       http: 'Streamable HTTP instead of stdio, endpoint /mcp (a bare PORT means 127.0.0.1)',
       'auth-token': 'with --http: require this bearer token (or env SKILLPORT_AUTH_TOKEN)',
+      'auth-issuer': 'with --http: require OAuth access tokens from this authorization server (its issuer URL)',
+      'auth-audience': 'with --auth-issuer: the audience tokens must name (default: the endpoint URL)',
+      'auth-scope': 'with --auth-issuer: a scope every token must grant (repeatable)',
+      'auth-introspection': 'with --auth-issuer: check opaque tokens at this RFC 7662 endpoint',
+      'auth-client-id': "with --auth-introspection: this server's client id there",
+      'auth-client-secret-env': 'with --auth-introspection: the environment variable holding its client secret',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
     },
-    examples: ['skillport serve ./skills --watch', 'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills'],
+    examples: [
+      'skillport serve ./skills --watch',
+      'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills',
+      'skillport serve ./skills --http 127.0.0.1:3000 --allow-host skills.example.com --auth-issuer https://login.example.com/ --auth-scope skills:read',
+    ],
   },
   list: {
     brief: 'List the prompts the folders yield',

@@ -8,8 +8,9 @@ import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, UsageError } from '../args.js';
 import { type CliIo, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
+import { OAUTH_FLAGS, oauthOptions } from './serve-auth.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host'] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', ...OAUTH_FLAGS] as const;
 
 /** --name, --title and --instructions; a name or title must say something. */
 function identity(values: Invocation['values']): ServerIdentity {
@@ -53,12 +54,15 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   if (address !== undefined) {
     const { host, port } = address;
     const { serveHttp } = await import('../../http.js');
-    const authToken = values['auth-token'] ?? env.SKILLPORT_AUTH_TOKEN;
+    const oauth = oauthOptions(values, env);
+    const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
+    if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
     const running = await serveHttp(server, {
       host,
       port,
       logger,
       ...(authToken ? { authToken } : {}),
+      ...(oauth ? { oauth } : {}),
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
     });
