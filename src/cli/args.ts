@@ -38,6 +38,7 @@ export const OPTIONS = {
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
   'auth-scope': { type: 'string', multiple: true },
+  'auth-claim': { type: 'string' },
   'auth-introspection': { type: 'string' },
   'auth-client-id': { type: 'string' },
   'auth-client-secret-env': { type: 'string' },

@@ -24,6 +24,7 @@ export type OptionName =
   | 'auth-issuer'
   | 'auth-audience'
   | 'auth-scope'
+  | 'auth-claim'
   | 'auth-introspection'
   | 'auth-client-id'
   | 'auth-client-secret-env'
@@ -51,6 +52,7 @@ const LABELS: Record<OptionName, string> = {
   'auth-issuer': '--auth-issuer URL',
   'auth-audience': '--auth-audience URL',
   'auth-scope': '--auth-scope S',
+  'auth-claim': '--auth-claim NAME',
   'auth-introspection': '--auth-introspection URL',
   'auth-client-id': '--auth-client-id ID',
   'auth-client-secret-env': '--auth-client-secret-env VAR',
@@ -98,6 +100,7 @@ export const COMMANDS = {
       'auth-issuer': 'with --http: require OAuth access tokens from this authorization server (its issuer URL)',
       'auth-audience': 'with --auth-issuer: the audience tokens must name (default: the endpoint URL)',
       'auth-scope': 'with --auth-issuer: a scope every token must grant (repeatable)',
+      'auth-claim': 'with --auth-issuer: the token claim (e.g. groups) whose values are its audiences (default: its scopes)',
       'auth-introspection': 'with --auth-issuer: check opaque tokens at this RFC 7662 endpoint',
       'auth-client-id': "with --auth-introspection: this server's client id there",
       'auth-client-secret-env': 'with --auth-introspection: the environment variable holding its client secret',

@@ -89,6 +89,11 @@ export interface Principal {
   readonly subject?: string;
   /** The scopes the token grants. */
   readonly scopes: readonly string[];
+  /**
+   * The audiences the caller belongs to (core/audience.ts): what it may see of
+   * what is restricted. Absent: only what is restricted to no one.
+   */
+  readonly audiences?: readonly string[];
 }
 
 /** Severity of a log message sent to the client (RFC 5424 §6.2.1, as MCP's logging names them). */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../_stdio-client.js';
 import { BROKEN, runCli, VALID } from './_run.js';
 
-const OAUTH = ['auth-issuer', 'auth-audience', 'auth-scope', 'auth-introspection', 'auth-client-id', 'auth-client-secret-env'];
+const OAUTH = ['auth-issuer', 'auth-audience', 'auth-scope', 'auth-claim', 'auth-introspection', 'auth-client-id', 'auth-client-secret-env'];
 
 /** The options each command takes (besides --help and --version); the help texts and README say the same. */
 const ACCEPTED: Record<string, string[]> = {
@@ -51,6 +51,7 @@ const VALUES: Record<string, string | undefined> = {
   'auth-issuer': 'https://login.example.com/',
   'auth-audience': 'https://skills.example.com/mcp',
   'auth-scope': 'skills:read',
+  'auth-claim': 'groups',
   'auth-introspection': 'https://login.example.com/introspect',
   'auth-client-id': 'skillport',
   'auth-client-secret-env': 'SECRET',

@@ -1,6 +1,6 @@
 /**
  * The OAuth flags of `serve --http`: `--auth-issuer URL [--auth-audience URL]
- * [--auth-scope S]... [--auth-introspection URL --auth-client-id ID
+ * [--auth-scope S]... [--auth-claim NAME] [--auth-introspection URL --auth-client-id ID
  * --auth-client-secret-env VAR]`, turned into the HTTP `oauth` option. The
  * client secret is read from the environment variable named, never from the
  * command line, where other users of the machine could see it.
@@ -8,7 +8,15 @@
 import type { OAuthOptions } from '../../http.js';
 import { type Invocation, UsageError } from '../args.js';
 
-export const OAUTH_FLAGS = ['auth-issuer', 'auth-audience', 'auth-scope', 'auth-introspection', 'auth-client-id', 'auth-client-secret-env'] as const;
+export const OAUTH_FLAGS = [
+  'auth-issuer',
+  'auth-audience',
+  'auth-scope',
+  'auth-claim',
+  'auth-introspection',
+  'auth-client-id',
+  'auth-client-secret-env',
+] as const;
 
 function httpUrl(value: string, flag: string): string {
   let url: URL;
@@ -35,6 +43,7 @@ export function oauthOptions(values: Invocation['values'], env: Record<string, s
   const options: OAuthOptions = { issuer: httpUrl(issuer, 'auth-issuer') };
   if (values['auth-audience'] !== undefined) options.audience = values['auth-audience'];
   if (values['auth-scope']) options.scopes = values['auth-scope'];
+  if (values['auth-claim'] !== undefined) options.audienceClaim = values['auth-claim'];
   const endpoint = values['auth-introspection'];
   const clientId = values['auth-client-id'];
   const secretVar = values['auth-client-secret-env'];

@@ -15,6 +15,13 @@ export interface OAuthOptions {
   audience?: string;
   /** Scopes every token must grant; a token without one of them gets 403. */
   scopes?: string[];
+  /**
+   * The claim whose values (a list, or a space-separated string) are the
+   * caller's audiences, which decide the skills and prompts it may use
+   * (their `metadata.audience`), e.g. `groups` or `roles`. Default: the
+   * token's scopes.
+   */
+  audienceClaim?: string;
   /** Opaque (non-JWT) tokens: checked at this RFC 7662 endpoint with these client credentials. */
   introspection?: { endpoint: string; clientId: string; clientSecret: string };
   /** JWS algorithms accepted, asymmetric only. Default: RS*, PS*, ES* and EdDSA. */

@@ -90,10 +90,20 @@ function audiences(value: unknown): string[] {
   return typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** The principal of verified claims: `scope` (RFC 9068 §2.2.3, RFC 7662 §2.2) or the common `scp` list. */
-function principalOf(claims: Record<string, unknown>): Principal {
-  const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : audiences(claims.scp);
-  return typeof claims.sub === 'string' ? { subject: claims.sub, scopes } : { scopes };
+/** A claim's values: a list of strings, or one string of space-separated values (as `scope` is). */
+function values(claim: unknown): string[] {
+  return typeof claim === 'string' ? claim.split(' ').filter(Boolean) : audiences(claim);
+}
+
+/**
+ * The principal of verified claims: the scopes of `scope` (RFC 9068 §2.2.3,
+ * RFC 7662 §2.2) or the common `scp` list, and its audiences, the values of
+ * `audienceClaim` or else its scopes.
+ */
+function principalOf(claims: Record<string, unknown>, audienceClaim: string | undefined): Principal {
+  const scopes = values(claims.scope ?? claims.scp);
+  const principal = { scopes, audiences: audienceClaim === undefined ? scopes : values(claims[audienceClaim]) };
+  return typeof claims.sub === 'string' ? { subject: claims.sub, ...principal } : principal;
 }
 
 export function createOAuthGate(options: OAuthOptions): OAuthGate {
@@ -171,7 +181,7 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
       const token = BEARER.exec(authorization.trim())?.[1];
       try {
         if (token === undefined) throw new BadToken('the Authorization header is not a bearer token');
-        const principal = principalOf(await claimsOf(token, options.audience ?? `${endpoint.origin}${endpoint.pathname}`));
+        const principal = principalOf(await claimsOf(token, options.audience ?? `${endpoint.origin}${endpoint.pathname}`), options.audienceClaim);
         const missing = required.filter((scope) => !principal.scopes.includes(scope));
         // Every scope the endpoint needs, not only the missing ones (2025-11-25 §Scope Challenge Handling).
         if (missing.length) return { reply: reject(Forbidden, null, challenge(endpoint, 'insufficient_scope')) };
