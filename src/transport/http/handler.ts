@@ -190,7 +190,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!parsed.ok) return jsonReply(parsed.response, 400);
     // Sessions turned off: a session header names nothing (and is ignored).
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
-    const session = sessionId === null ? undefined : store.get(sessionId.trim());
+    const session = sessionId === null ? undefined : ownSession(sessionId, principal);
     let resolved = resolve(parsed.value, {
       session: session?.connection.session,
       http: { headers: request.headers, unknownSession: sessionId !== null && !session },
@@ -202,12 +202,18 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return sessions.post(resolved, accept, session);
   }
 
-  function sessionFor(request: HttpRequest): Session | HttpReply {
+  /** The session named `id`, unless another subject's token opened it: to this caller it does not exist. */
+  function ownSession(id: string, principal: Principal | undefined): Session | undefined {
+    const session = store.get(id.trim());
+    return session && session.owner !== principal?.subject ? undefined : session;
+  }
+
+  function sessionFor(request: HttpRequest, principal: Principal | undefined): Session | HttpReply {
     const id = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     // Without a session there is no GET stream and nothing to delete: 405, as a
     // 2026-07-28 server answers (streamable-http §Backward Compatibility).
     if (id === null) return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
-    return store.get(id.trim()) ?? reject(Rejections.SessionNotFound);
+    return ownSession(id, principal) ?? reject(Rejections.SessionNotFound);
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
@@ -256,11 +262,11 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       case 'POST':
         return post(request, principal);
       case 'GET': {
-        const session = sessionFor(request);
+        const session = sessionFor(request, principal);
         return 'connection' in session ? sessions.get(request, session) : session;
       }
       case 'DELETE': {
-        const session = sessionFor(request);
+        const session = sessionFor(request, principal);
         if (!('connection' in session)) return session;
         store.end(session.id);
         logger.debug(`Ended session ${session.id} on DELETE`);
