@@ -96,6 +96,8 @@ export interface Engine extends ToolOperations {
   listSkills(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<SkillEntry>>>;
   getSkill(uri: string, principal?: Principal): Promise<SkillEntry>;
   readDirectory(uri: string, cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<Resource>>>;
+  /** Whether `principal` may read the resource at `uri` (the resource provider's `mayRead`; true without one). */
+  mayRead(uri: string, principal: Principal | undefined): boolean;
   /** The whole prompt catalogue, e.g. for a CLI listing. */
   prompts(): Promise<readonly Prompt[]>;
   watch(listener: (event: EngineEvent) => void): () => void;
@@ -313,6 +315,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (!children || !mayUse(children, principal)) throw new InvalidParamsError(`${uri} is not a directory resource`, { uri });
       return pageFor(directoryPages, children, cursor, principal);
     },
+    mayRead: (uri, principal) => principal === undefined || resources?.mayRead === undefined || resources.mayRead(uri, principal),
     watch: (listener) => events.watch(listener),
     close() {
       for (const stop of stops.splice(0)) stop();

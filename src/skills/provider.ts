@@ -247,6 +247,10 @@ export async function loadSkillsFolder(dirs: readonly string[], options: SkillsF
     },
   };
   resources.watch = (listener) => resourceChanges.watch(listener);
+  resources.mayRead = (uri, principal) => {
+    const entry = byUri(current.files, uri);
+    return current.mayRead(entry ? entry.record.uri : uri, principal);
+  };
 
   const skills: SkillsProvider = {
     listSkills: () => current.skillEntries,

@@ -22,7 +22,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS): Promise<Served> {
+export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS, watch = false): Promise<Served> {
   const log: string[] = [];
   const record =
     (level: string) =>
@@ -30,7 +30,7 @@ export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS): Prom
       log.push(`${level} ${message} ${details instanceof Error ? `${details.message} ${details.stack}` : JSON.stringify(details ?? '')}`);
     };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const skills = await loadSkillsFolder([folder]);
+  const skills = await loadSkillsFolder([folder], { watch, debounceMs: 20 });
   const server = createServer({
     name: 'auth-test',
     version: '1.0.0',
