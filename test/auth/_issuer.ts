@@ -30,6 +30,11 @@ export interface Issuer {
   revoke(client: string, token: string): Promise<void>;
   /** A JWT with these claims over the provider's key, or other header fields. */
   sign(claims: Record<string, unknown>, header?: Record<string, unknown>, key?: Key): Promise<string>;
+  /**
+   * Rotates the signing key: a new key signs from now on, the old one stays
+   * published (the provider's state starts afresh).
+   */
+  rotate(): Promise<void>;
   /** Requests the server took, by path (to see what skillport asked). */
   readonly hits: string[];
   stop(): Promise<void>;
@@ -73,31 +78,33 @@ export async function startIssuer(): Promise<Issuer> {
     scope: id === 'noscope' ? 'team:a' : SCOPES.join(' '),
   }));
   clients.push({ client_id: RS_CLIENT.id, client_secret: RS_CLIENT.secret, grant_types: [], redirect_uris: [], response_types: [] } as never);
-  const provider = new Provider(url, {
-    clients,
-    scopes: SCOPES,
-    jwks: { keys: [jwk] },
-    cookies: { keys: ['test-cookie-key-not-a-secret'] },
-    ttl: { ClientCredentials: 600 },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      introspection: { enabled: true, allowedPolicy: async () => true },
-      revocation: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => undefined as never,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }) => ({
-          scope: SCOPES.join(' '),
-          audience: resource,
-          accessTokenFormat: client.clientId === 'opaque' ? 'opaque' : 'jwt',
-          jwt: { sign: { alg: 'RS256' } },
-        }),
+  const provider = (keys: unknown[]) =>
+    new Provider(url, {
+      clients,
+      scopes: SCOPES,
+      jwks: { keys },
+      cookies: { keys: ['test-cookie-key-not-a-secret'] },
+      ttl: { ClientCredentials: 600 },
+      features: {
+        devInteractions: { enabled: false },
+        clientCredentials: { enabled: true },
+        introspection: { enabled: true, allowedPolicy: async () => true },
+        revocation: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => undefined as never,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }) => ({
+            scope: SCOPES.join(' '),
+            audience: resource,
+            accessTokenFormat: client.clientId === 'opaque' ? 'opaque' : 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          }),
+        },
       },
-    },
-  } as never);
-  box.handle = provider.callback() as never;
+    } as never);
+  box.handle = provider([jwk]).callback() as never;
+  let signing = { key: privateKey, kid };
 
   async function tokenRequest(client: string, body: Record<string, string>, path: string): Promise<Response> {
     const secret = CLIENTS[client] ?? '';
@@ -124,8 +131,14 @@ export async function startIssuer(): Promise<Issuer> {
       const response = await tokenRequest(client, { token }, '/token/revocation');
       if (response.status !== 200) throw new Error(`revocation answered ${response.status}`);
     },
-    sign(claims, header = {}, key = privateKey) {
-      return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'at+jwt', ...header } as never).sign(key);
+    sign(claims, header = {}, key = signing.key) {
+      return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: signing.kid, typ: 'at+jwt', ...header } as never).sign(key);
+    },
+    async rotate() {
+      const next = await generateKeyPair('RS256', { extractable: true });
+      const nextKid = `issuer-key-${Date.now()}`;
+      box.handle = provider([{ ...(await exportJWK(next.privateKey)), kid: nextKid, alg: 'RS256', use: 'sig' }, jwk]).callback() as never;
+      signing = { key: next.privateKey, kid: nextKid };
     },
     async stop() {
       server.closeAllConnections();

@@ -61,3 +61,18 @@ describe('the authorization server down', () => {
     expect((await call(cold.url, 'prompts/list', {}, opaque)).status).toBe(200);
   });
 });
+
+describe('key rotation', () => {
+  it('picks up a new signing key on its unknown kid, at most once per cooldown', async () => {
+    const quick = await serve(0);
+    const slow = await serve(60_000);
+    for (const served of [quick, slow]) expect((await call(served.url, 'prompts/list', {}, await issuer.token('team-a', served.url, 'skills:read'))).status).toBe(200);
+    await issuer.rotate();
+    // Each server fetched its keys once already: the one whose cooldown has passed looks again.
+    const rotated = await issuer.token('team-a', quick.url, 'skills:read');
+    expect((await call(quick.url, 'prompts/list', {}, rotated)).status).toBe(200);
+    const refused = await call(slow.url, 'prompts/list', {}, await issuer.token('team-a', slow.url, 'skills:read'));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error_description="the access token is signed with an unknown key"');
+  });
+});

@@ -3,7 +3,10 @@
  * introspection endpoint (RFC 7662) with this server's client credentials
  * (HTTP Basic, RFC 6749 §2.3.1). Answers are kept by a digest of the token,
  * never the token itself, for no longer than the token lives and at most
- * `cacheMs`, so a revoked token is refused again within that time.
+ * `cacheMs`, so a revoked token is refused again within that time. At most
+ * `maxInFlight` questions are asked at once (the same token's are asked
+ * once): past that a flood of made-up tokens gets 503 here rather than
+ * becoming a flood at the authorization server.
  */
 import { createHash } from 'node:crypto';
 import { AuthUnavailableError } from './discovery.js';
@@ -17,6 +20,8 @@ export interface IntrospectionOptions {
   cacheMs: number;
   /** Most answers kept; the oldest go first. */
   maxEntries: number;
+  /** Most questions to the endpoint at once. */
+  maxInFlight: number;
   now: () => number;
 }
 
@@ -32,6 +37,7 @@ function basic(id: string, secret: string): string {
 export function createIntrospection(options: IntrospectionOptions): Introspect {
   const authorization = basic(options.clientId, options.clientSecret);
   const answers = new Map<string, { until: number; claims: Record<string, unknown> | undefined }>();
+  const asking = new Map<string, Promise<Record<string, unknown> | undefined>>();
 
   async function ask(token: string): Promise<Record<string, unknown> | undefined> {
     let response: Response;
@@ -60,7 +66,13 @@ export function createIntrospection(options: IntrospectionOptions): Introspect {
     const known = answers.get(key);
     if (known && known.until > now) return known.claims;
     answers.delete(key);
-    const claims = await ask(token);
+    let pending = asking.get(key);
+    if (!pending) {
+      if (asking.size >= options.maxInFlight) throw new AuthUnavailableError('too many tokens are being checked at once');
+      pending = ask(token).finally(() => asking.delete(key));
+      asking.set(key, pending);
+    }
+    const claims = await pending;
     const exp = typeof claims?.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
     const until = Math.min(now + options.cacheMs, exp);
     if (until > now) {

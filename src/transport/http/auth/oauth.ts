@@ -120,7 +120,7 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
   // A failed lookup of the metadata is retried no more often than the keys are.
   const discover = createDiscovery(issuer, { timeoutMs, retryMs: Math.min(5000, keyCooldownMs), maxAgeMs: 60 * 60_000, now });
   const introspect: Introspect | undefined = options.introspection
-    ? createIntrospection({ ...options.introspection, timeoutMs, cacheMs: options.introspectionCacheMs ?? 30_000, maxEntries: 10_000, now })
+    ? createIntrospection({ ...options.introspection, timeoutMs, cacheMs: options.introspectionCacheMs ?? 30_000, maxEntries: 10_000, maxInFlight: 32, now })
     : undefined;
   let tools: Promise<{ jose: Jose; keys: GetKey }> | undefined;
   function jwtTools(): Promise<{ jose: Jose; keys: GetKey }> {
