@@ -66,7 +66,8 @@ describe('key rotation', () => {
   it('picks up a new signing key on its unknown kid, at most once per cooldown', async () => {
     const quick = await serve(0);
     const slow = await serve(60_000);
-    for (const served of [quick, slow]) expect((await call(served.url, 'prompts/list', {}, await issuer.token('team-a', served.url, 'skills:read'))).status).toBe(200);
+    for (const served of [quick, slow])
+      expect((await call(served.url, 'prompts/list', {}, await issuer.token('team-a', served.url, 'skills:read'))).status).toBe(200);
     await issuer.rotate();
     // Each server fetched its keys once already: the one whose cooldown has passed looks again.
     const rotated = await issuer.token('team-a', quick.url, 'skills:read');
