@@ -80,6 +80,7 @@ describe('serve --http with --auth-issuer', () => {
       stop?.();
     }
     expect(await exited).toBe(0);
+    expect(stderr).toContain(`accepting access tokens from ${issuer.url} issued for ${url}`);
     expect(stderr).not.toContain(RS_CLIENT.secret);
   });
 });

@@ -67,6 +67,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
     });
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
+    if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
     await running.close();
   } else {
