@@ -8,9 +8,11 @@ export interface OAuthOptions {
    */
   issuer: string;
   /**
-   * The audience (`aud`) a token must name. Default: this endpoint's
-   * canonical URL, e.g. `https://skills.example.com/mcp` (RFC 8707), which
-   * is what MCP clients ask tokens for.
+   * The audience (`aud`) a token must name. Default: this endpoint's URL as
+   * requested, e.g. `https://skills.example.com/mcp` (RFC 8707), which is
+   * what MCP clients ask tokens for. An http(s) URL here is also the
+   * endpoint's canonical URL in the metadata document and the challenge: set
+   * it to the public URL behind a proxy that terminates TLS.
    */
   audience?: string;
   /** Scopes every token must grant; a token without one of them gets 403. */

@@ -106,6 +106,13 @@ function principalOf(claims: Record<string, unknown>, audienceClaim: string | un
   return typeof claims.sub === 'string' ? { subject: claims.sub, ...principal } : principal;
 }
 
+/** The audience as a URL, when it is an http(s) one. */
+function canonicalUrl(audience: string | undefined): URL | undefined {
+  if (audience === undefined || !URL.canParse(audience)) return undefined;
+  const url = new URL(audience);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+}
+
 export function createOAuthGate(options: OAuthOptions): OAuthGate {
   const issuer = options.issuer;
   const required = readScopes(options.scopes);
@@ -139,6 +146,10 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
     return tools;
   }
 
+  // A configured audience that is an http(s) URL is this endpoint's canonical URL (RFC 8707
+  // §2): the metadata and the challenge name it, so clients behind a TLS-terminating proxy ask
+  // for tokens for the URL they use, not the one this process sees.
+  const canonical = canonicalUrl(options.audience);
   const scopeParam = required.length ? `, scope="${required.join(' ')}"` : '';
   function challenge(endpoint: URL, error?: string, description?: string): Record<string, string> {
     const detail = error ? `, error="${error}"${description ? `, error_description="${description}"` : ''}` : '';
@@ -169,7 +180,8 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
   }
 
   return {
-    async admit(request, endpoint) {
+    async admit(request, seen) {
+      const endpoint = canonical ?? seen;
       if (request.search && new URLSearchParams(request.search).has('access_token')) {
         return { reply: reject(TokenInQuery, null, challenge(endpoint, 'invalid_request')) };
       }
@@ -192,7 +204,8 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
         throw error;
       }
     },
-    metadata(endpoint, name) {
+    metadata(seen, name) {
+      const endpoint = canonical ?? seen;
       return {
         resource: `${endpoint.origin}${endpoint.pathname}`,
         authorization_servers: [issuer],
