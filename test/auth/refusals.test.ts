@@ -73,6 +73,21 @@ describe('refusals', () => {
     await refused(undefined, 401, `Bearer resource_metadata="${metadata}", scope="skills:read"`);
   });
 
+  it.each(['2025-06-18', '2025-11-25'])('no token on %s initialize: the same 401 and challenge, before any version rule', async (version) => {
+    const response = await fetch(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadata}", scope="skills:read"`);
+  });
+
   it('another scheme than Bearer counts as no token', async () => {
     const response = await call(served.url, 'prompts/list', {}, undefined, { Authorization: 'Basic dXNlcjpwYXNz' });
     expect(response.status).toBe(401);
