@@ -10,6 +10,6 @@ export { createHttpHandler } from './transport/http/handler.js';
 export type { NodeHandlerOptions } from './transport/http/node.js';
 export { toNodeHandler } from './transport/http/node.js';
 export type { FetchHandler } from './transport/http/node-fetch.js';
-export type { HttpHandler, HttpOptions, HttpRoute, RouteReply, RouteRequest } from './transport/http/options.js';
+export type { HttpHandler, HttpOptions, HttpRoute, OAuthOptions, RouteReply, RouteRequest } from './transport/http/options.js';
 export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';
 export { serveHttp } from './transport/http/serve.js';

@@ -6,7 +6,7 @@
 
 export { combinePrompts } from './core/combine.js';
 export type { Completer, CompletionSource } from './core/completers.js';
-export type { Awaitable, Logger, LogLevel, OutputLimits, RequestContext } from './core/context.js';
+export type { Awaitable, Logger, LogLevel, OutputLimits, Principal, RequestContext } from './core/context.js';
 // Context and model
 export { silentLogger } from './core/context.js';
 export type { CompletionProvider, Features } from './core/engine.js';

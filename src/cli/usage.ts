@@ -21,6 +21,13 @@ export type OptionName =
   | 'log-level'
   | 'page-size'
   | 'auth-token'
+  | 'auth-issuer'
+  | 'auth-audience'
+  | 'auth-scope'
+  | 'auth-claim'
+  | 'auth-introspection'
+  | 'auth-client-id'
+  | 'auth-client-secret-env'
   | 'allow-origin'
   | 'allow-host'
   | 'pull-interval'
@@ -45,6 +52,13 @@ const LABELS: Record<OptionName, string> = {
   'log-level': '--log-level L',
   'page-size': '--page-size N',
   'auth-token': '--auth-token T',
+  'auth-issuer': '--auth-issuer URL',
+  'auth-audience': '--auth-audience URL',
+  'auth-scope': '--auth-scope S',
+  'auth-claim': '--auth-claim NAME',
+  'auth-introspection': '--auth-introspection URL',
+  'auth-client-id': '--auth-client-id ID',
+  'auth-client-secret-env': '--auth-client-secret-env VAR',
   'allow-origin': '--allow-origin O',
   'allow-host': '--allow-host H',
   'pull-interval': '--pull-interval S',
@@ -90,6 +104,13 @@ export const COMMANDS = {
       'page-size': 'items per page of list results (default: 50)',
       http: 'Streamable HTTP instead of stdio, endpoint /mcp (a bare PORT means 127.0.0.1)',
       'auth-token': 'with --http: require this bearer token (or env SKILLPORT_AUTH_TOKEN)',
+      'auth-issuer': 'with --http: require OAuth access tokens from this authorization server (its issuer URL)',
+      'auth-audience': 'with --auth-issuer: the audience tokens must name (default: the endpoint URL)',
+      'auth-scope': 'with --auth-issuer: a scope every token must grant (repeatable)',
+      'auth-claim': 'with --auth-issuer: the token claim (e.g. groups) whose values are its audiences (default: its scopes)',
+      'auth-introspection': 'with --auth-issuer: check opaque tokens at this RFC 7662 endpoint',
+      'auth-client-id': "with --auth-introspection: this server's client id there",
+      'auth-client-secret-env': 'with --auth-introspection: the environment variable holding its client secret',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
       'pull-interval': 'with a git source: fetch every S seconds and serve a new commit (default: 60; 0: never)',
@@ -100,6 +121,7 @@ export const COMMANDS = {
       'skillport serve ./skills --watch',
       'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills',
       'skillport serve git+https://example.com/team/skills.git#main:skills --http 3000',
+      'skillport serve ./skills --http 127.0.0.1:3000 --allow-host skills.example.com --auth-issuer https://login.example.com/ --auth-scope skills:read',
     ],
   },
   list: {

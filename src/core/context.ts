@@ -75,6 +75,25 @@ export interface RequestContext {
   readonly input?: <R extends InputRequest>(key: string, request: R) => Promise<InputResponse<R>>;
   /** What the client declared for this request (2026-07-28) or its session. Absent outside a server. */
   readonly client?: { readonly capabilities: Readonly<Record<string, unknown>> };
+  /**
+   * Who sent the request, when the transport authenticated it (an OAuth
+   * access token over HTTP). Absent when nothing was checked: stdio, a
+   * static token, no authorization.
+   */
+  readonly principal?: Principal | undefined;
+}
+
+/** The caller an access token names, as the transport that checked it says. */
+export interface Principal {
+  /** The token's subject (`sub`), when it names one. */
+  readonly subject?: string;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /**
+   * The audiences the caller belongs to (core/audience.ts): what it may see of
+   * what is restricted. Absent: only what is restricted to no one.
+   */
+  readonly audiences?: readonly string[];
 }
 
 /** Severity of a log message sent to the client (RFC 5424 §6.2.1, as MCP's logging names them). */

@@ -6,9 +6,10 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
+import { audienceKey, mayUse, visibleTo } from './audience.js';
 import { cached, namedCatalogue } from './cached.js';
 import { createEmitter } from './changes.js';
-import type { Awaitable, Logger, OutputLimits, RequestContext } from './context.js';
+import type { Awaitable, Logger, OutputLimits, Principal, RequestContext } from './context.js';
 import { silentLogger, throwIfCancelled } from './context.js';
 import { isOutputLimitError } from './errors.js';
 import type {
@@ -23,7 +24,7 @@ import type {
   ResourceTemplate,
 } from './model.js';
 import { promptSizeOver, resourceSizeOver } from './output-size.js';
-import { createPager, type Page } from './paginate.js';
+import { createPager, type Page, type Pager } from './paginate.js';
 import { lacksArguments, requiredArguments } from './prompt-arguments.js';
 import type { PromptProvider } from './prompts.js';
 import { MAX_COMPLETION_VALUES } from './rank.js';
@@ -81,15 +82,22 @@ export interface Engine extends ToolOperations {
   readonly features: Features;
   /** The output caps, handed to providers with each request (`ctx.limits`). */
   readonly limits: OutputLimits;
-  listPrompts(cursor: string | undefined): Promise<Encoded<Page<Prompt>>>;
+  /**
+   * Lists, gets and reads take the request's principal: a caller sees only
+   * what it may use (core/audience.ts), and what it may not is answered as
+   * if unknown.
+   */
+  listPrompts(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<Prompt>>>;
   getPrompt(name: string, args: Record<string, string>, ctx: RequestContext): Promise<PromptResult>;
   complete(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
-  listResources(cursor: string | undefined): Promise<Encoded<Page<Resource>>>;
-  listResourceTemplates(cursor: string | undefined): Promise<Encoded<Page<ResourceTemplate>>>;
+  listResources(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<Resource>>>;
+  listResourceTemplates(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<ResourceTemplate>>>;
   readResource(uri: string, ctx: RequestContext): Promise<ReadResourceResult>;
-  listSkills(cursor: string | undefined): Promise<Encoded<Page<SkillEntry>>>;
-  getSkill(uri: string): Promise<SkillEntry>;
-  readDirectory(uri: string, cursor: string | undefined): Promise<Encoded<Page<Resource>>>;
+  listSkills(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<SkillEntry>>>;
+  getSkill(uri: string, principal?: Principal): Promise<SkillEntry>;
+  readDirectory(uri: string, cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<Resource>>>;
+  /** Whether `principal` may read the resource at `uri` (the resource provider's `mayRead`; true without one). */
+  mayRead(uri: string, principal: Principal | undefined): boolean;
   /** The whole prompt catalogue, e.g. for a CLI listing. */
   prompts(): Promise<readonly Prompt[]>;
   watch(listener: (event: EngineEvent) => void): () => void;
@@ -122,6 +130,12 @@ export function createEngine(options: EngineOptions): Engine {
   const resourceCatalogue = cached(async () => (resources ? [...(await resources.list())] : []));
   const templateCatalogue = cached(async () => (resources?.templates ? [...(await resources.templates())] : []));
   const skillCatalogue = cached(async () => (skills ? [...(await skills.listSkills())] : []));
+
+  /** The page of what `principal` may see of `list`; a filtered list's cursors are its view's alone. */
+  function pageFor<T extends object>(pager: Pager, list: readonly T[], cursor: string | undefined, principal: Principal | undefined): Encoded<Page<T>> {
+    const visible = visibleTo(list, principal);
+    return pager.page(visible, cursor, visible === list || principal === undefined ? undefined : audienceKey(principal));
+  }
 
   const toolOps = toolOperations(tools, pageSize, () => events.emit({ type: 'toolsListChanged' }));
   const stops: Array<() => void> = [toolOps.stop];
@@ -183,15 +197,16 @@ export function createEngine(options: EngineOptions): Engine {
   const PROMPT_TOO_LARGE = 'The prompt is larger than this server allows';
   const RESOURCE_TOO_LARGE = 'The resource is larger than this server serves';
 
-  async function findPrompt(name: string): Promise<Prompt> {
+  async function findPrompt(name: string, principal: Principal | undefined): Promise<Prompt> {
     const prompt = (await promptCatalogue.get()).byName.get(name);
-    if (!prompt) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
+    // One the caller may not use is answered exactly as one that does not exist.
+    if (!prompt || !mayUse(prompt, principal)) throw new InvalidParamsError(`Unknown prompt: "${name}"`, { name });
     return prompt;
   }
 
   async function completeRaw(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion> {
     if (ref.type === 'prompt') {
-      const prompt = await findPrompt(ref.name);
+      const prompt = await findPrompt(ref.name, ctx.principal);
       if (!prompt.arguments?.some((a) => a.name === argument.name)) {
         throw new InvalidParamsError(`Prompt "${ref.name}" has no argument "${argument.name}"`, { name: argument.name });
       }
@@ -200,7 +215,9 @@ export function createEngine(options: EngineOptions): Engine {
       return prompts?.complete ? prompts.complete(ref.name, argument, context, ctx) : { values: [] };
     }
     const templates = await templateCatalogue.get();
-    const known = templates.some((t) => t.uriTemplate === ref.uri) || (await resourceCatalogue.get()).some((r) => r.uri === ref.uri);
+    const known =
+      templates.some((t) => t.uriTemplate === ref.uri && mayUse(t, ctx.principal)) ||
+      (await resourceCatalogue.get()).some((r) => r.uri === ref.uri && mayUse(r, ctx.principal));
     if (!known) throw new InvalidParamsError(`Unknown resource or template: ${ref.uri}`, { uri: ref.uri });
     const answer = await completions?.complete(ref, argument, context, ctx);
     if (answer) return answer;
@@ -217,16 +234,16 @@ export function createEngine(options: EngineOptions): Engine {
     callTool: toolOps.callTool,
     tools: toolOps.tools,
     mirroredParams: toolOps.mirroredParams,
-    async listPrompts(cursor) {
+    async listPrompts(cursor, principal) {
       needPrompts('prompts/list');
-      return promptPages.page((await promptCatalogue.get()).list, cursor);
+      return pageFor(promptPages, (await promptCatalogue.get()).list, cursor, principal);
     },
     async prompts() {
       return prompts ? (await promptCatalogue.get()).list : [];
     },
     async getPrompt(name, args, ctx) {
       const provider = needPrompts('prompts/get');
-      const prompt = await findPrompt(name);
+      const prompt = await findPrompt(name, ctx.principal);
       if (lacksArguments(prompt, args)) {
         args = await requiredArguments(prompt, args, ctx, (argument) =>
           completeRaw({ type: 'prompt', name }, { name: argument, value: '' }, { arguments: args }, ctx),
@@ -258,13 +275,13 @@ export function createEngine(options: EngineOptions): Engine {
         hasMore: true,
       };
     },
-    async listResources(cursor) {
+    async listResources(cursor, principal) {
       needResources('resources/list');
-      return resourcePages.page(await resourceCatalogue.get(), cursor);
+      return pageFor(resourcePages, await resourceCatalogue.get(), cursor, principal);
     },
-    async listResourceTemplates(cursor) {
+    async listResourceTemplates(cursor, principal) {
       needResources('resources/templates/list');
-      return templatePages.page(await templateCatalogue.get(), cursor);
+      return pageFor(templatePages, await templateCatalogue.get(), cursor, principal);
     },
     async readResource(uri, ctx) {
       const provider = needResources('resources/read');
@@ -280,24 +297,26 @@ export function createEngine(options: EngineOptions): Engine {
       if (size > maxResourceBytes) throw overLimit(`Resource ${uri} has ${size} bytes, over the ${maxResourceBytes}-byte limit`, RESOURCE_TOO_LARGE);
       return result;
     },
-    async listSkills(cursor) {
+    async listSkills(cursor, principal) {
       needSkills('skills/list');
-      return skillPages.page(await skillCatalogue.get(), cursor);
+      return pageFor(skillPages, await skillCatalogue.get(), cursor, principal);
     },
-    async getSkill(uri) {
+    async getSkill(uri, principal) {
       const entry = await needSkills('skills/get').getSkill(uri);
-      // SEP-2640 skills/get: an unknown URI is -32602.
-      if (!entry) throw new InvalidParamsError(`No skill is served at ${uri}`, { uri });
+      // SEP-2640 skills/get: an unknown URI is -32602; one the caller may not use, the same.
+      if (!entry || !mayUse(entry, principal)) throw new InvalidParamsError(`No skill is served at ${uri}`, { uri });
       return entry;
     },
-    async readDirectory(uri, cursor) {
+    async readDirectory(uri, cursor, principal) {
       const provider = needSkills('resources/directory/read');
       if (!provider.readDirectory) throw new MethodNotFoundError('resources/directory/read');
       const children = await provider.readDirectory(uri);
-      // SEP-2640 resources/directory/read: missing or not a directory is -32602.
-      if (!children) throw new InvalidParamsError(`${uri} is not a directory resource`, { uri });
-      return directoryPages.page(children, cursor);
+      // SEP-2640 resources/directory/read: missing or not a directory is -32602; a listing the
+      // caller may not see (restricted as a whole, core/audience.ts) the same.
+      if (!children || !mayUse(children, principal)) throw new InvalidParamsError(`${uri} is not a directory resource`, { uri });
+      return pageFor(directoryPages, children, cursor, principal);
     },
+    mayRead: (uri, principal) => principal === undefined || resources?.mayRead === undefined || resources.mayRead(uri, principal),
     watch: (listener) => events.watch(listener),
     close() {
       for (const stop of stops.splice(0)) stop();

@@ -49,12 +49,20 @@ const VERSIONED = 'sp2:';
 
 /** Pages over the successive versions of one list; see {@link createPager}. */
 export interface Pager {
-  page<T>(items: readonly T[], cursor: string | undefined): Encoded<Page<T>>;
+  /**
+   * A page of `items`. `view` names the audience set `items` was filtered
+   * for (core/audience.ts), if it was: a cursor minted for one view is
+   * refused for another, so a cursor cannot page through what another
+   * caller sees.
+   */
+  page<T>(items: readonly T[], cursor: string | undefined, view?: string): Encoded<Page<T>>;
 }
 
 /** One kept version of a list and the pages handed out for it, by offset. */
 interface Kept {
   items: readonly unknown[];
+  /** The view the list was filtered for; undefined for a list everyone sees. */
+  view: string | undefined;
   pages: Map<number, Encoded<Page<unknown>>>;
 }
 
@@ -79,14 +87,14 @@ export function createPager(pageSize: number, keep = 8): Pager {
   let next = 1;
   let lastUsed = 0;
 
-  function remember(version: number, items: readonly unknown[]): Kept {
+  function remember(version: number, items: readonly unknown[], view: string | undefined): Kept {
     let entry = kept.get(version);
     if (entry) {
       // Already the most recently used: nothing to reorder (the common case of repeated first pages).
       if (version === lastUsed) return entry;
       kept.delete(version);
     } else {
-      entry = { items, pages: new Map() };
+      entry = { items, view, pages: new Map() };
     }
     kept.set(version, entry);
     lastUsed = version;
@@ -96,7 +104,7 @@ export function createPager(pageSize: number, keep = 8): Pager {
   }
 
   return {
-    page<T>(items: readonly T[], cursor: string | undefined): Encoded<Page<T>> {
+    page<T>(items: readonly T[], cursor: string | undefined, view?: string): Encoded<Page<T>> {
       let version = versions.get(items);
       if (version === undefined) {
         version = next++;
@@ -113,12 +121,12 @@ export function createPager(pageSize: number, keep = 8): Pager {
         }
         const match = text.startsWith(VERSIONED) ? /^(\d+):(\d+)$/.exec(text.slice(VERSIONED.length)) : null;
         const older = match ? kept.get(Number(match[1])) : undefined;
-        if (!match || !older) throw new InvalidParamsError('Invalid cursor', { cursor });
+        if (!match || !older || (older.view !== undefined && older.view !== view)) throw new InvalidParamsError('Invalid cursor', { cursor });
         version = Number(match[1]);
         list = older.items as readonly T[];
         offset = Number(match[2]);
       }
-      const entry = remember(version, list);
+      const entry = remember(version, list, cursor === undefined ? view : (kept.get(version) as Kept).view);
       const known = entry.pages.get(offset) as Encoded<Page<T>> | undefined;
       if (known) return known;
       const end = offset + pageSize;

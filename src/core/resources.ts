@@ -6,7 +6,7 @@
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { createEmitter } from './changes.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
-import type { Awaitable, RequestContext } from './context.js';
+import type { Awaitable, Principal, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
 import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from './model.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
@@ -23,6 +23,11 @@ export interface ResourceProvider {
   list(): Awaitable<readonly Resource[]>;
   templates?(): Awaitable<readonly ResourceTemplate[]>;
   read(uri: string, ctx: RequestContext): Awaitable<ReadResourceResult>;
+  /**
+   * Whether `principal` may read `uri` (core/audience.ts), for what is said of
+   * it outside a read (a subscription's updates). Absent: anyone may.
+   */
+  mayRead?(uri: string, principal: Principal): boolean;
   /** Suggests values for one variable of a listed template (`uriTemplate` is the template string). */
   complete?(uriTemplate: string, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Awaitable<Completion>;
   /** Present when resources can change or be updated; enables subscriptions and `listChanged`. */

@@ -4,15 +4,17 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
+import { audienceKey } from './audience.js';
 import { namedCatalogue } from './cached.js';
-import { type RequestContext, throwIfCancelled } from './context.js';
+import { type Principal, type RequestContext, throwIfCancelled } from './context.js';
 import type { CallToolResult, Tool } from './model.js';
 import { createPager, type Page } from './paginate.js';
 import { type MirroredParam, mirroredParams } from './tool-headers.js';
 import type { ToolProvider } from './tools.js';
 
 export interface ToolOperations {
-  listTools(cursor: string | undefined): Promise<Encoded<Page<Tool>>>;
+  /** The tools, as `principal` sees them when the provider lists per caller (`listFor`). */
+  listTools(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<Tool>>>;
   callTool(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
   /** The whole catalogue, e.g. for a CLI listing. */
   tools(): Promise<readonly Tool[]>;
@@ -42,8 +44,10 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
   }
 
   return {
-    async listTools(cursor) {
-      need('tools/list');
+    async listTools(cursor, principal) {
+      const tools = need('tools/list');
+      // A provider whose listing depends on the caller (a description naming what it may use).
+      if (principal && tools.listFor) return pages.page(await tools.listFor(principal), cursor, audienceKey(principal));
       return pages.page((await catalogue.get()).list, cursor);
     },
     async tools() {

@@ -4,7 +4,8 @@
  * `combineTools`), shaped like prompts.
  */
 import { ErrorCode, isProtocolError, ProtocolError } from '../jsonrpc/errors.js';
-import type { Awaitable, RequestContext } from './context.js';
+import { audienceKey } from './audience.js';
+import type { Awaitable, Principal, RequestContext } from './context.js';
 import { isOutputLimitError, isToolArgumentsError, ToolArgumentsError } from './errors.js';
 import { InputPendingError, isMissingClientCapabilityError } from './input.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
@@ -21,6 +22,13 @@ import { type CompiledSchema, compileSchema, type SchemaOutput, type StandardSch
  */
 export interface ToolProvider {
   list(): Awaitable<readonly Tool[]>;
+  /**
+   * The tools as the caller `principal` sees them, when that differs from
+   * `list()` (a description that names what the caller may use). Return the
+   * same array for the same audiences (core/audience.ts): its pages are kept
+   * by it. The names must be those of `list()`.
+   */
+  listFor?(principal: Principal): Awaitable<readonly Tool[]>;
   call(name: string, args: Record<string, unknown>, ctx: RequestContext): Awaitable<CallToolResult>;
   /** Present when the set can change; the server then advertises `listChanged`. */
   watch?(listener: () => void): () => void;
@@ -188,6 +196,20 @@ export function combineTools(...providers: ToolProvider[]): ToolProvider {
   const { list, owner, watch } = combineNamed<ToolProvider, Tool>(providers, 'tool', 'combineTools');
   const combined: ToolProvider = { list, call: (name, args, ctx) => owner(name).call(name, args, ctx) };
   if (watch) combined.watch = watch;
+  // A part that lists per caller keeps doing so in the whole; the same parts give the same array.
+  if (providers.some((provider) => provider.listFor)) {
+    const kept = new Map<string, { parts: readonly (readonly Tool[])[]; tools: readonly Tool[] }>();
+    combined.listFor = async (principal) => {
+      const parts = await Promise.all(providers.map((provider) => (provider.listFor ? provider.listFor(principal) : provider.list())));
+      const key = audienceKey(principal);
+      const known = kept.get(key);
+      if (known?.parts.every((part, i) => part === parts[i])) return known.tools;
+      const tools = parts.flat();
+      if (kept.size >= 64) kept.delete(kept.keys().next().value as string);
+      kept.set(key, { parts, tools });
+      return tools;
+    };
+  }
   return combined;
 }
 

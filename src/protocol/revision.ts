@@ -5,7 +5,7 @@
  * Differences between revisions live in their folders, never as version
  * checks in the core.
  */
-import type { Logger, LogLevel, RequestContext } from '../core/context.js';
+import type { Logger, LogLevel, Principal, RequestContext } from '../core/context.js';
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { InputRequest } from '../core/input.js';
 import type { ServerInfo } from '../core/model.js';
@@ -98,6 +98,8 @@ export interface RequestFacts {
    * `Mcp-Param-*` headers need its schema). Absent over stdio.
    */
   readonly headers?: HeaderReader;
+  /** Who sent it, when the transport authenticated it (HTTP with OAuth): set by the transport, not the resolver. */
+  readonly principal?: Principal;
 }
 
 /** Where a request's `ctx.input` questions go: set by the revision that carries them. */

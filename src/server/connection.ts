@@ -9,7 +9,7 @@
  * Compatibility): a request with the per-request `_meta` is served without
  * the session; the others belong to it.
  */
-import type { Logger } from '../core/context.js';
+import type { Logger, Principal } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
@@ -85,7 +85,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
   const outgoing = peer.carriesRequests ? new Outgoing(peer) : undefined;
   const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
 
-  function startSession(revision: Revision, params: Record<string, unknown>): LegacySession {
+  function startSession(revision: Revision, params: Record<string, unknown>, principal: Principal | undefined): LegacySession {
     const capabilities = params.capabilities;
     const info = params.clientInfo;
     session = {
@@ -102,6 +102,8 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       // Nothing but pings and logs before `initialized` (2025-06-18 lifecycle §Initialization).
       if (shared.closed || !current.initialized) return;
       if (event.type === 'resourceUpdated' && ![...current.subscriptions].some((s) => covers(s, event.uri))) return;
+      // A subscription (to a prefix, say) tells its session nothing of what the session's caller may not use.
+      if (event.type === 'resourceUpdated' && !engine.mayRead(event.uri, principal)) return;
       const notification = current.revision.encodeEvent(event);
       if (notification) peer.send(notification);
     });
@@ -168,7 +170,7 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
           case 'stateless':
             return run(request, revision, undefined, facts);
           case 'initialize':
-            if (!session) return run(request, revision, startSession(revision, request.params ?? {}), facts);
+            if (!session) return run(request, revision, startSession(revision, request.params ?? {}, facts.principal), facts);
             break;
           case 'session':
             if (session) return run(request, session.revision, session, facts);

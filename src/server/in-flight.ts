@@ -3,7 +3,7 @@
  * handler gets: its cancellation signal, the connection's shutdown signal,
  * the output limits, and a way to send notifications that belong to it.
  */
-import { LOG_LEVELS, type Logger, type LogLevel, type OutputLimits } from '../core/context.js';
+import { LOG_LEVELS, type Logger, type LogLevel, type OutputLimits, type Principal } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import { type InputRequest, type InputResponse, InputUnavailableError } from '../core/input.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
@@ -70,6 +70,7 @@ export class InFlight implements MethodContext {
   readonly logger: Logger;
   readonly limits: OutputLimits;
   readonly client: { readonly capabilities: Readonly<Record<string, unknown>> };
+  readonly principal: Principal | undefined;
   readonly id: RequestId;
   readonly session: LegacySession | undefined;
   declare readonly signal: AbortSignal;
@@ -131,6 +132,7 @@ export class InFlight implements MethodContext {
     this.#shared = shared;
     this.#revision = revision;
     this.facts = facts;
+    this.principal = facts.principal;
     this.client = { capabilities: session ? session.clientCapabilities : (facts.clientCapabilities ?? NO_CAPABILITIES) };
     Object.defineProperty(this, 'signal', InFlight.#own.signal);
     Object.defineProperty(this, 'cancelled', InFlight.#own.cancelled);

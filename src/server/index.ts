@@ -1,4 +1,4 @@
-export type { Logger } from '../core/context.js';
+export type { Logger, Principal } from '../core/context.js';
 export { silentLogger } from '../core/context.js';
 export type { CloseReason, Connection, Peer } from './connection.js';
 export type { Server, ServerLimits, ServerOptions } from './create-server.js';

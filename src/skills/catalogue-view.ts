@@ -4,9 +4,12 @@
  * extension entries, directory listings, completion indexes and the skill
  * tools' directory are derived from its skills on first use, once per catalogue.
  */
+import { audienceKey, audienceOf, mayUse, restrictTo } from '../core/audience.js';
+import type { Principal } from '../core/context.js';
 import type { Prompt, Resource } from '../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
 import type { SkillEntry } from '../core/skills.js';
+import { Owners } from './audience.js';
 import type { ConfinedFs } from './confined-fs.js';
 import { directoryListings, type PromptEntry } from './entries.js';
 import type { Issue } from './issues.js';
@@ -47,6 +50,14 @@ export interface Catalogue {
   pathCompletions(skill: SkillRecord): CompletionIndex;
   /** The skills the `load_skill` tool lists and searches. */
   readonly skillDirectory: SkillDirectory;
+  /** The innermost skill holding each URI, whose audience (audience.ts) is that of the URI. */
+  readonly owners: Owners;
+  /** {@link skillDirectory} as `principal` may see it (the catalogue's own when it sees all). */
+  skillDirectoryFor(principal: Principal | undefined): SkillDirectory;
+  /** {@link skillCompletions} as `principal` may see them. */
+  skillCompletionsFor(principal: Principal | undefined): CompletionIndex;
+  /** Whether `principal` may use what is at `uri` (a file or folder of a skill). */
+  mayRead(uri: string, principal: Principal | undefined): boolean;
   readonly issues: readonly Issue[];
 }
 
@@ -73,6 +84,10 @@ export class BuiltCatalogue implements Catalogue {
   #skillCompletions: CompletionIndex | undefined;
   #pathCompletions: Map<SkillRecord, CompletionIndex> | undefined;
   #skillDirectory: SkillDirectory | undefined;
+  #owners: Owners | undefined;
+  /** Directories per audience set, for the skill tools (a few sets at most in practice; bounded anyway). */
+  #directoryViews = new Map<string, SkillDirectory>();
+  #completionViews = new Map<string, CompletionIndex>();
 
   constructor(
     prompts: readonly Prompt[],
@@ -120,7 +135,7 @@ export class BuiltCatalogue implements Catalogue {
         // skill and path, so twenty LICENSE.txt files can be told apart in a list.
         const resource: Resource = { uri, name: isSkillFile ? skill.name : `${skill.path}/${record.inSkill}`, mimeType: record.mimeType, size: record.size };
         if (isSkillFile) resource.description = skill.description;
-        resources.push(resource);
+        resources.push(this.owners.restrict(resource, uri));
       }
     }
     return (this.#resources = resources);
@@ -128,11 +143,16 @@ export class BuiltCatalogue implements Catalogue {
 
   get skillEntries(): readonly SkillEntry[] {
     const carried = this.#outsideExtension.size === 0 ? this.skills : this.skills.filter((skill) => !this.#outsideExtension.has(skill));
-    this.#skillEntries ??= carried.map((skill) => ({
-      uri: skill.uri,
-      frontmatter: skill.frontmatter,
-      resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
-    }));
+    this.#skillEntries ??= carried.map((skill) =>
+      restrictTo(
+        {
+          uri: skill.uri,
+          frontmatter: skill.frontmatter,
+          resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
+        },
+        audienceOf(skill),
+      ),
+    );
     return this.#skillEntries;
   }
 
@@ -166,11 +186,52 @@ export class BuiltCatalogue implements Catalogue {
     return this.#skillDirectory;
   }
 
+  get owners(): Owners {
+    this.#owners ??= new Owners(this.skills);
+    return this.#owners;
+  }
+
+  skillDirectoryFor(principal: Principal | undefined): SkillDirectory {
+    if (principal === undefined || !this.owners.restricted) return this.skillDirectory;
+    const key = audienceKey(principal);
+    let directory = this.#directoryViews.get(key);
+    if (!directory) {
+      directory = new SkillDirectory({ skills: this.skills.filter((skill) => mayUse(skill, principal)), promptsByName: this.promptsByName });
+      if (this.#directoryViews.size >= 64) this.#directoryViews.delete(this.#directoryViews.keys().next().value as string);
+      this.#directoryViews.set(key, directory);
+    }
+    return directory;
+  }
+
+  skillCompletionsFor(principal: Principal | undefined): CompletionIndex {
+    if (principal === undefined || !this.owners.restricted) return this.skillCompletions;
+    const key = audienceKey(principal);
+    let index = this.#completionViews.get(key);
+    if (!index) {
+      index = createCompletionIndex([...this.topSkills.values()].filter((skill) => mayUse(skill, principal)).map((skill) => skill.path));
+      if (this.#completionViews.size >= 64) this.#completionViews.delete(this.#completionViews.keys().next().value as string);
+      this.#completionViews.set(key, index);
+    }
+    return index;
+  }
+
+  mayRead(uri: string, principal: Principal | undefined): boolean {
+    if (principal === undefined || !this.owners.restricted) return true;
+    const owner = this.owners.ownerOf(uri);
+    return owner === undefined || mayUse(owner, principal);
+  }
+
   get directories(): ReadonlyMap<string, readonly Resource[]> {
     if (this.#directories) return this.#directories;
     const directories = new Map<string, readonly Resource[]>();
+    const owners = this.owners;
     for (const skill of this.skills) {
-      for (const [uri, children] of directoryListings(skill)) if (!directories.has(uri)) directories.set(uri, children);
+      for (const [uri, children] of directoryListings(skill)) {
+        if (directories.has(uri)) continue;
+        // A listing is its folder's skill's, each child its own skill's (a nested skill's folder is the nested skill's).
+        for (const child of children) owners.restrict(child, child.uri);
+        directories.set(uri, owners.restrict(children, uri));
+      }
     }
     return (this.#directories = directories);
   }

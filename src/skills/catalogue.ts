@@ -6,8 +6,10 @@
  * new catalogue and swaps it in whole, so a request never sees half of one.
  */
 import { basename, join } from 'node:path';
+import { audienceOf, restrictTo } from '../core/audience.js';
 import type { Prompt } from '../core/model.js';
 import { trimOf } from '../core/trim.js';
+import { declaredAudience, restrictSkill } from './audience.js';
 import { BuiltCatalogue, type Catalogue, type Served } from './catalogue-view.js';
 import type { CitationTargets } from './citations.js';
 import { type ConfinedFs, openConfined } from './confined-fs.js';
@@ -22,6 +24,12 @@ import { decodeUtf8, type SkillRecord } from './skill-record.js';
 
 export type { Catalogue, FileEntry } from './catalogue-view.js';
 export { ArgumentValueError, type PromptEntry } from './entries.js';
+
+/** Restricts a prompt to `audience` (core/audience.ts); returns the entry. */
+function restrictEntry(entry: PromptEntry, audience: readonly string[] | undefined): PromptEntry {
+  restrictTo(entry.prompt, audience);
+  return entry;
+}
 
 export interface CatalogueOptions {
   /** Prefix of shared reference prompts; default derived from the first folder's name. */
@@ -159,6 +167,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       const source = (scan.skills[index] as ScannedSkill).file.rel;
       const outer = enclosing(servedDirs, skill.dir);
       if (outer) skill.nestIn(outer.skill, outer.between);
+      restrictSkill(skill, declaredAudience(skill.frontmatter).audience, outer?.skill);
       const first = dirsByPath.get(skill.path);
       if (first !== undefined) {
         const line = keyLines(skill.text)(['name']);
@@ -192,11 +201,14 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     const plain = { local: new Map<string, string>(), shared: sharedTargets };
     for (const [index, skill] of here.skills.entries()) {
       const targets = skill.references.size === 0 ? plain : referenceTargets(skill, sharedTargets);
-      addPrompt(skillPrompt(skill, targets, fs), sources[index] as string, dir);
+      // A skill's prompt and its reference documents' are the skill's: its audience is theirs.
+      const audience = audienceOf(skill);
+      addPrompt(restrictEntry(skillPrompt(skill, targets, fs), audience), sources[index] as string, dir);
       for (const [slug, rel] of skill.references) {
         const text = await readText(fs, rel, maxFileBytes);
         if (text === undefined) continue;
-        addPrompt(await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets), rel, dir);
+        const entry = await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets);
+        addPrompt(restrictEntry(entry, audience), rel, dir);
       }
     }
 
@@ -208,7 +220,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
       }
       const record = await loadPromptFile(ref, text, issues);
       if (!record) continue;
-      const entry = promptFileEntry(record);
+      const entry = restrictEntry(promptFileEntry(record), record.audience);
       deferred.push(() => addPrompt(entry, ref.rel, dir));
     }
     if (several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;

@@ -6,6 +6,7 @@
  * rendering of it.
  */
 import type { DeclaredArgument } from './arguments.js';
+import { audienceIssue, declaredAudience } from './audience.js';
 import { formatNamed, type PromptFileRef } from './formats/index.js';
 import { keyLines, readFrontmatter } from './frontmatter.js';
 import type { Issue } from './issues.js';
@@ -19,6 +20,8 @@ export interface PromptFileRecord {
   args: DeclaredArgument[];
   /** The text for `args`; throws OutputLimitError once it passes `maxLength` UTF-16 code units. */
   render(args: Record<string, string>, maxLength?: number): string;
+  /** Who may use it (`metadata.audience`, audience.ts); undefined: everyone. */
+  audience: string[] | undefined;
 }
 
 function firstLine(body: string): string | undefined {
@@ -50,6 +53,9 @@ export async function loadPromptFile(ref: PromptFileRef, text: string, issues: I
   const body = parsed.value.body.replace(LEADING_BLANK_LINES, '');
   const description = typeof data.description === 'string' ? data.description : firstLine(body);
   const explicitName = typeof data.name === 'string' && data.name.trim() !== '' ? data.name.trim() : undefined;
-  const shape = format.load({ ref, text, data, body, explicitName, lines: keyLines(text), issues });
-  return { ...shape, rel: ref.rel, format: ref.format, description };
+  const lines = keyLines(text);
+  const shape = format.load({ ref, text, data, body, explicitName, lines, issues });
+  const { audience, problem } = declaredAudience(data);
+  if (problem) issues.push(audienceIssue(problem, ref.rel, lines(['metadata'])));
+  return { ...shape, rel: ref.rel, format: ref.format, description, audience };
 }

@@ -252,24 +252,32 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
       },
     ],
     async read(uri, ctx) {
+      // A file the caller may not use is not found, exactly as one that does not exist.
+      const entry = byUri(current.files, uri);
+      if (entry && !current.mayRead(entry.record.uri, ctx.principal)) throw new ResourceNotFoundError(uri);
       const { bytes, mimeType, text } = await readFile(uri, 0, ctx.limits?.maxResourceBytes ?? Number.POSITIVE_INFINITY);
       const decoded = text ? decodeExact(bytes) : undefined;
       return { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
     },
-    complete(uriTemplate, argument, context) {
+    complete(uriTemplate, argument, context, ctx) {
       if (uriTemplate !== SKILL_FILE_TEMPLATE || !template.variables.includes(argument.name)) {
         throw new InvalidParamsError(`Template ${uriTemplate} has no variable "${argument.name}"`, { name: argument.name });
       }
       // `{skill}` is one URI segment: the skills at the top (a nested skill's files
       // are files of the skill that holds it), and `{+path}` a path inside the chosen one.
       const catalogue = current;
-      if (argument.name === 'skill') return catalogue.skillCompletions.complete(argument.value);
+      if (argument.name === 'skill') return catalogue.skillCompletionsFor(ctx.principal).complete(argument.value);
       const chosen = context.arguments.skill;
       const skill = chosen === undefined ? undefined : catalogue.topSkills.get(chosen);
-      return skill ? catalogue.pathCompletions(skill).complete(argument.value) : { values: [] };
+      // A skill the caller may not use completes like one that does not exist.
+      return skill && catalogue.mayRead(skill.uri, ctx.principal) ? catalogue.pathCompletions(skill).complete(argument.value) : { values: [] };
     },
   };
   resources.watch = (listener) => resourceChanges.watch(listener);
+  resources.mayRead = (uri, principal) => {
+    const entry = byUri(current.files, uri);
+    return current.mayRead(entry ? entry.record.uri : uri, principal);
+  };
 
   const skills: SkillsProvider = {
     listSkills: () => current.skillEntries,

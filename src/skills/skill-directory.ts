@@ -11,7 +11,7 @@
  * nested skill is a part of the skill that holds it and is reached through it
  * (SEP-2640 nested skills).
  */
-import type { Prompt } from '../core/model.js';
+import type { Prompt, Tool } from '../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
 import type { Catalogue } from './catalogue-view.js';
 import { describeSkills } from './skill-listing.js';
@@ -56,8 +56,10 @@ export class SkillDirectory {
   #index: SearchIndex | undefined;
   #files: Map<SkillRecord, ReadonlyMap<string, SkillFileRecord>> | undefined;
   #description: string | undefined;
+  /** The skill tools' listing over this directory (skill-tools.ts), made once. */
+  toolListing: readonly Tool[] | undefined;
 
-  constructor(catalogue: Catalogue) {
+  constructor(catalogue: Pick<Catalogue, 'skills' | 'promptsByName'>) {
     const top: DirectoryEntry[] = [];
     const nested: DirectoryEntry[] = [];
     for (const skill of catalogue.skills) {

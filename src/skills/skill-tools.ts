@@ -129,7 +129,8 @@ export function skillTools(source: SkillToolSource): SkillTools {
     annotations: READ_ONLY,
     async call(input, ctx): Promise<ContentBlock[]> {
       const { name, query, locale, arguments: given = {} } = input as LoadArguments;
-      const directory = source.catalogue().skillDirectory;
+      // What this caller may load (audience.ts): the others are answered as unknown.
+      const directory = source.catalogue().skillDirectoryFor(ctx.principal);
       if (name === undefined) {
         if (query === undefined) throw new ToolArgumentsError(LOAD_SKILL, ['/: give the name of a skill to load, or a query to search the skills']);
         return [{ type: 'text', text: searchAnswer(directory, query) }];
@@ -190,7 +191,7 @@ export function skillTools(source: SkillToolSource): SkillTools {
     async call(input, ctx): Promise<CallToolResult> {
       const { skill: name, path } = input as { skill: string; path: string };
       const catalogue = source.catalogue();
-      const directory = catalogue.skillDirectory;
+      const directory = catalogue.skillDirectoryFor(ctx.principal);
       const { skill } = need(directory, name);
       // A catalogued path or nothing: the path is looked up, never resolved, so `..`,
       // absolute paths and encodings name no file; the read is the resource read.
@@ -215,6 +216,12 @@ export function skillTools(source: SkillToolSource): SkillTools {
   return {
     // Built when the server (re)builds its tool catalogue: once per change, not per request.
     list: () => [{ ...load.tool, description: source.catalogue().skillDirectory.description }, read.tool],
+    // load_skill's description names only the skills the caller may load; one array per directory, so its pages are kept.
+    listFor(principal) {
+      const directory = source.catalogue().skillDirectoryFor(principal);
+      directory.toolListing ??= [{ ...load.tool, description: directory.description }, read.tool];
+      return directory.toolListing;
+    },
     call(name, args, ctx) {
       const definition = definitions.get(name);
       if (!definition) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });

@@ -3,6 +3,7 @@
  * (agentskills.io specification, as summarised in DESIGN.md): lenient on
  * load, strict in the report.
  */
+import { audienceIssue, declaredAudience } from './audience.js';
 import type { KeyLines } from './frontmatter.js';
 import type { Issue } from './issues.js';
 
@@ -62,6 +63,8 @@ export function validateSkillFrontmatter(data: Record<string, unknown>, folder: 
       push('warning', 'invalid_metadata', 'metadata', '"metadata" must map strings to strings');
     }
   }
+  const { problem } = declaredAudience(data);
+  if (problem) issues.push(audienceIssue(problem, path, lines?.(['metadata'])));
   if (data['allowed-tools'] !== undefined && typeof data['allowed-tools'] !== 'string') {
     push('warning', 'invalid_allowed_tools', 'allowed-tools', '"allowed-tools" must be a space-separated string');
   }

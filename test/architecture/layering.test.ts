@@ -53,6 +53,8 @@ const BASE: Record<string, string | undefined> = {
 function allowed(file: string, target: string): boolean {
   const [layer] = file.split('/');
   if (target === 'yaml') return layer === 'skills';
+  // JWT checks, loaded only by the OAuth resource server.
+  if (target === 'jose') return file.startsWith('transport/http/auth/');
   // The JSON Schema validator, loaded by tool definitions on first use.
   if (target === '@cfworker/json-schema') return file === 'core/tool-schema.ts';
   if (target.startsWith('node:')) {
@@ -86,9 +88,15 @@ function allowed(file: string, target: string): boolean {
       return to === 'server' || to === 'core' || to === 'jsonrpc' || target === 'protocol/index.ts';
     case 'transport':
       // A transport's own folder, or a module at the layer's root that every transport shares
-      // (lifecycle.ts); never another transport's folder.
+      // (lifecycle.ts); never another transport's folder. A transport's folder may have folders of its own (http/auth/).
       return (
-        sameFolder || dirname(target) === 'transport' || to === 'server' || to === 'jsonrpc' || target === 'protocol/index.ts' || target === 'server/index.ts'
+        sameFolder ||
+        (to === 'transport' && target.split('/')[1] === file.split('/')[1]) ||
+        dirname(target) === 'transport' ||
+        to === 'server' ||
+        to === 'jsonrpc' ||
+        target === 'protocol/index.ts' ||
+        target === 'server/index.ts'
       );
     case 'skills':
       // The skills provider builds on the core only; it knows no revision and no transport.
@@ -155,6 +163,7 @@ describe('layering', () => {
       'jsonrpc/encoded.ts': 'the derived forms of one encoded value, by the deriving function',
       'protocol/rev2026-07-28/index.ts': "an encoded result's envelope per server, itself kept with the result",
       'core/paginate.ts': 'the version of each list a provider hands out (until catalogues carry a content digest)',
+      'core/audience.ts': "each audience set's view of a list a provider hands out, kept with the list as the pager's versions are",
     };
     const holders = files(SRC)
       .filter((path) => /\bnew Weak(Map|Set)\b/.test(readFileSync(path, 'utf8')))

@@ -7,9 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../_stdio-client.js';
 import { BROKEN, runCli, VALID } from './_run.js';
 
+const OAUTH = ['auth-issuer', 'auth-audience', 'auth-scope', 'auth-claim', 'auth-introspection', 'auth-client-id', 'auth-client-secret-env'];
+
 /** The options each command takes (besides --help and --version); the help texts and README say the same. */
 const ACCEPTED: Record<string, string[]> = {
-  serve: ['dir', 'watch', 'no-tools', 'prefix', 'name', 'title', 'instructions', 'log-level', 'page-size', 'http', 'auth-token', 'allow-origin', 'allow-host'],
+  serve: [
+    'dir',
+    'watch',
+    'no-tools',
+    'prefix',
+    'name',
+    'title',
+    'instructions',
+    'log-level',
+    'page-size',
+    'http',
+    'auth-token',
+    'allow-origin',
+    'allow-host',
+    ...OAUTH,
+  ],
   list: ['dir', 'prefix', 'json'],
   get: ['dir', 'arg', 'prefix', 'json'],
   complete: ['dir', 'arg', 'prefix', 'json'],
@@ -31,8 +48,15 @@ const VALUES: Record<string, string | undefined> = {
   'auth-token': 'secret',
   'allow-origin': 'http://localhost',
   'allow-host': 'localhost',
+  'auth-issuer': 'https://login.example.com/',
+  'auth-audience': 'https://skills.example.com/mcp',
+  'auth-scope': 'skills:read',
+  'auth-claim': 'groups',
+  'auth-introspection': 'https://login.example.com/introspect',
+  'auth-client-id': 'skillport',
+  'auth-client-secret-env': 'SECRET',
 };
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host'];
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', ...OAUTH];
 const ALL = [...new Set([...Object.values(ACCEPTED).flat(), 'json', 'strict', 'watch'])];
 
 /** The command line of `command` with `option`; get and complete get the positionals they need. */

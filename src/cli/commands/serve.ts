@@ -8,8 +8,9 @@ import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
 import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
+import { OAUTH_FLAGS, oauthOptions } from './serve-auth.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env'] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', ...OAUTH_FLAGS] as const;
 const GIT_ONLY = ['pull-interval', 'cache-dir', 'hook-secret-env'] as const;
 
 /** The secret of POST /hooks/git: from the variable --hook-secret-env names, else SKILLPORT_HOOK_SECRET; none turns the hook off. */
@@ -79,18 +80,22 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     const { createGitHook, GIT_HOOK_PATH, serveHttp } = await import('../../http.js');
     // A hook fetches now; the fetch logs its own failures.
     const hook = secret !== undefined && 'sync' in folder ? createGitHook({ secret, onHook: () => void folder.sync().catch(() => {}) }) : undefined;
-    const authToken = values['auth-token'] ?? env.SKILLPORT_AUTH_TOKEN;
+    const oauth = oauthOptions(values, env);
+    const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
+    if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
     const running = await serveHttp(server, {
       host,
       port,
       logger,
       ...(authToken ? { authToken } : {}),
+      ...(oauth ? { oauth } : {}),
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
       ...(hook ? { routes: { [GIT_HOOK_PATH]: hook } } : {}),
     });
     if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
+    if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
     await running.close();
   } else {

@@ -68,7 +68,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
   const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
   const promptResult = encoder((result: PromptResult) => encodePromptResult(result, shape));
   return new Map<string, MethodHandler>([
-    ['prompts/list', async (params, { engine }) => promptPage(await engine.listPrompts(optionalString(params, 'cursor')))],
+    ['prompts/list', async (params, { engine, principal }) => promptPage(await engine.listPrompts(optionalString(params, 'cursor'), principal))],
     [
       'prompts/get',
       async (params, ctx) => {
@@ -78,7 +78,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
         return promptResult(result);
       },
     ],
-    ['tools/list', async (params, { engine }) => toolPage(await engine.listTools(optionalString(params, 'cursor')))],
+    ['tools/list', async (params, { engine, principal }) => toolPage(await engine.listTools(optionalString(params, 'cursor'), principal))],
     [
       'tools/call',
       async (params, ctx) => {
@@ -101,13 +101,17 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
         return completionResult(await ctx.engine.complete(ref, argument, context, ctx));
       },
     ],
-    ['resources/list', async (params, { engine }) => resourcePage(await engine.listResources(optionalString(params, 'cursor')))],
-    ['resources/templates/list', async (params, { engine }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor')))],
-    ['skills/list', async (params, { engine }) => skillPage(await engine.listSkills(optionalString(params, 'cursor')))],
-    ['skills/get', async (params, { engine }) => ({ skill: encodeSkill(await engine.getSkill(requireString(params, 'uri'))) })],
+    ['resources/list', async (params, { engine, principal }) => resourcePage(await engine.listResources(optionalString(params, 'cursor'), principal))],
+    [
+      'resources/templates/list',
+      async (params, { engine, principal }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor'), principal)),
+    ],
+    ['skills/list', async (params, { engine, principal }) => skillPage(await engine.listSkills(optionalString(params, 'cursor'), principal))],
+    ['skills/get', async (params, { engine, principal }) => ({ skill: encodeSkill(await engine.getSkill(requireString(params, 'uri'), principal)) })],
     [
       'resources/directory/read',
-      async (params, { engine }) => directoryPage(await engine.readDirectory(requireString(params, 'uri'), optionalString(params, 'cursor'))),
+      async (params, { engine, principal }) =>
+        directoryPage(await engine.readDirectory(requireString(params, 'uri'), optionalString(params, 'cursor'), principal)),
     ],
     [
       'resources/read',

@@ -67,7 +67,9 @@ class Round implements InputBroker {
 export function withInput(method: string, handler: MethodHandler, codec: (ctx: Parameters<MethodHandler>[1]) => StateCodec): MethodHandler {
   return async (params, ctx) => {
     // Most requests carry neither: no state to open, nothing to merge.
-    const carried = params.requestState === undefined ? NO_ANSWERS : await codec(ctx).open(params.requestState, method, params);
+    // Bound to the caller's subject when the transport authenticated one (request-state.ts).
+    const subject = ctx.principal?.subject;
+    const carried = params.requestState === undefined ? NO_ANSWERS : await codec(ctx).open(params.requestState, method, params, subject);
     const responses = params.inputResponses === undefined ? NO_ANSWERS : readResponses(params.inputResponses);
     const known = carried === NO_ANSWERS ? responses : responses === NO_ANSWERS ? carried : { ...carried, ...responses };
     const round = new Round(known, ctx.client?.capabilities ?? NO_ANSWERS);
@@ -79,7 +81,7 @@ export function withInput(method: string, handler: MethodHandler, codec: (ctx: P
       const result: Wire = {
         resultType: 'input_required',
         inputRequests: Object.fromEntries(round.pending),
-        requestState: await codec(ctx).seal(method, params, { ...carried, ...round.used }),
+        requestState: await codec(ctx).seal(method, params, { ...carried, ...round.used }, subject),
       };
       return result;
     }

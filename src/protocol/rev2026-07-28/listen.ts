@@ -122,6 +122,8 @@ async function stream(filter: SubscriptionFilter, ctx: MethodContext): Promise<R
     params: { notifications: filter, _meta: { [META_KEYS.subscriptionId]: ctx.id } },
   });
   const stop = ctx.engine.watch((event) => {
+    // Updates of what the caller may not use are not its to hear of (core/audience.ts).
+    if (event.type === 'resourceUpdated' && !ctx.engine.mayRead(event.uri, ctx.principal)) return;
     const notification = subscriptionEvent(event, filter, ctx.id);
     if (notification && !ctx.signal.aborted) ctx.notify(notification);
   });

@@ -4,7 +4,10 @@
  * retry. The client holds it, so it is attacker-controlled: it is sealed with
  * HMAC-SHA256 (Web Crypto, no crypto of our own) and bound to the method, a
  * digest of the request's params and an expiry; anything else is refused with
- * -32602, as the spec's SHOULDs and the official SDK's codec do. Any process
+ * -32602, as the spec's SHOULDs and the official SDK's codec do. When the
+ * request was authenticated, the state is also bound to the caller's subject
+ * (basic/patterns/mrtr: SHOULD bind the principal), so one caller's state is
+ * refused for another. Any process
  * that holds the same key can take the retry (replicas share it).
  *
  *   v1.<base64url(payload JSON)>.<base64url(mac)>
@@ -26,12 +29,14 @@ interface Payload {
   e: number;
   /** The answers so far, by key. */
   a: Record<string, Record<string, unknown>>;
+  /** The subject of the caller it was issued to, when the request was authenticated. */
+  s?: string;
 }
 
 export interface StateCodec {
-  seal(method: string, params: Record<string, unknown>, answers: Record<string, Record<string, unknown>>): Promise<string>;
-  /** The answers a state carries, or -32602 when it was altered, expired, or issued for another request. */
-  open(state: unknown, method: string, params: Record<string, unknown>): Promise<Record<string, Record<string, unknown>>>;
+  seal(method: string, params: Record<string, unknown>, answers: Record<string, Record<string, unknown>>, subject?: string): Promise<string>;
+  /** The answers a state carries, or -32602 when it was altered, expired, or issued for another request or caller. */
+  open(state: unknown, method: string, params: Record<string, unknown>, subject?: string): Promise<Record<string, Record<string, unknown>>>;
 }
 
 function toBase64Url(bytes: Uint8Array): string {
@@ -72,13 +77,14 @@ const INVALID = 'Invalid or expired requestState';
 export function createStateCodec(secret: Uint8Array, ttlMs: number, now: () => number = Date.now): StateCodec {
   const key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   return {
-    async seal(method, params, answers) {
+    async seal(method, params, answers, subject) {
       const payload: Payload = { m: method, d: await digest(params), e: now() + ttlMs, a: answers };
+      if (subject !== undefined) payload.s = subject;
       const body = toBase64Url(utf8.encode(JSON.stringify(payload)));
       const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, utf8.encode(body)));
       return `${PREFIX}${body}.${toBase64Url(mac)}`;
     },
-    async open(state, method, params) {
+    async open(state, method, params, subject) {
       const refuse = (): never => {
         throw new InvalidParamsError(INVALID, { field: 'requestState' });
       };
@@ -94,7 +100,8 @@ export function createStateCodec(secret: Uint8Array, ttlMs: number, now: () => n
       } catch {
         return refuse();
       }
-      if (payload.m !== method || payload.e < now() || payload.d !== (await digest(params)) || !isPlainObject(payload.a)) return refuse();
+      if (payload.m !== method || payload.e < now() || payload.s !== subject || payload.d !== (await digest(params)) || !isPlainObject(payload.a))
+        return refuse();
       return payload.a;
     },
   };

@@ -8,7 +8,7 @@ import { errorResponse, type RequestId } from '../../jsonrpc/messages.js';
 import { jsonReply } from './exchange.js';
 import type { HttpReply } from './request.js';
 
-interface Rejection {
+export interface Rejection {
   status: number;
   code: number;
   message: string;

@@ -19,8 +19,9 @@
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseErrorResponse, parseMessage } from '../../jsonrpc/messages.js';
 import { resolve } from '../../protocol/index.js';
-import { type Server, silentLogger } from '../../server/index.js';
+import { type Principal, type Server, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
+import { createOAuthGate } from './auth/oauth.js';
 import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, protectedResourceMetadata } from './auth.js';
 import { preflight, withCors } from './cors.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
@@ -65,6 +66,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const hostAllowed = createHostCheck(options.allowedHosts);
   const originAllowed = createOriginCheck(options.allowedOrigins);
   const tokenValid = options.authToken !== undefined ? createTokenCheck(options.authToken) : undefined;
+  if (tokenValid && options.oauth) throw new TypeError('authToken and oauth exclude each other: a static token is for local use');
+  // OAuth 2.1 resource server (auth/oauth.ts): tokens checked against the authorization server.
+  const oauth = options.oauth ? createOAuthGate(options.oauth) : undefined;
   // Protected Resource Metadata only where it can name an authorization server (see auth.ts).
   const authorizationServers = tokenValid && options.authorizationServers?.length ? options.authorizationServers : undefined;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
@@ -160,7 +164,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   // Routing functions return a reply, or a promise of one only where they must
   // wait: every async step is a few microtask turns, and this runs per request.
 
-  function post(request: HttpRequest): HttpReply | Promise<HttpReply> {
+  function post(request: HttpRequest, principal: Principal | undefined): HttpReply | Promise<HttpReply> {
     if (!isJsonContentType(request.headers.get(HEADER.contentType))) return reject(Rejections.UnsupportedMediaType);
     const accept = parseAccept(request.headers.get(HEADER.accept));
     if (!accept.json && !accept.sse) return reject(Rejections.NotAcceptable);
@@ -168,7 +172,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       if (bytes === undefined) return reject(Rejections.PayloadTooLarge);
       if (bytes === 'busy') return reject(Rejections.BodiesBusy, null, RETRY_AFTER);
       try {
-        return postBody(request, accept, bytes);
+        return postBody(request, accept, bytes, principal);
       } finally {
         // Parsed (or refused): its bytes are no longer held for it.
         bodies.give(bytes.byteLength);
@@ -176,7 +180,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     });
   }
 
-  function postBody(request: HttpRequest, accept: Acceptable, bytes: Uint8Array): HttpReply | Promise<HttpReply> {
+  function postBody(request: HttpRequest, accept: Acceptable, bytes: Uint8Array, principal: Principal | undefined): HttpReply | Promise<HttpReply> {
     let text: string;
     try {
       text = UTF8.decode(bytes);
@@ -188,22 +192,30 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!parsed.ok) return jsonReply(parsed.response, 400);
     // Sessions turned off: a session header names nothing (and is ignored).
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
-    const session = sessionId === null ? undefined : store.get(sessionId.trim());
-    const resolved = resolve(parsed.value, {
+    const session = sessionId === null ? undefined : ownSession(sessionId, principal);
+    let resolved = resolve(parsed.value, {
       session: session?.connection.session,
       http: { headers: request.headers, unknownSession: sessionId !== null && !session },
     });
     if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
+    // Who the token names goes with the request to its handlers (ctx.principal).
+    if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
     if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
     return sessions.post(resolved, accept, session);
   }
 
-  function sessionFor(request: HttpRequest): Session | HttpReply {
+  /** The session named `id`, unless another subject's token opened it: to this caller it does not exist. */
+  function ownSession(id: string, principal: Principal | undefined): Session | undefined {
+    const session = store.get(id.trim());
+    return session && session.owner !== principal?.subject ? undefined : session;
+  }
+
+  function sessionFor(request: HttpRequest, principal: Principal | undefined): Session | HttpReply {
     const id = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     // Without a session there is no GET stream and nothing to delete: 405, as a
     // 2026-07-28 server answers (streamable-http §Backward Compatibility).
     if (id === null) return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
-    return store.get(id.trim()) ?? reject(Rejections.SessionNotFound);
+    return ownSession(id, principal) ?? reject(Rejections.SessionNotFound);
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
@@ -224,10 +236,11 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     const { pathname } = request;
     const own = routes.get(pathname);
     if (own) return extraRoute(own, request);
-    if (authorizationServers && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
+    if ((oauth || authorizationServers) && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
       const endpoint = new URL(path, request.origin);
       if (request.method !== 'GET' && request.method !== 'HEAD') return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: 'GET' });
-      return jsonReply(protectedResourceMetadata(endpoint, authorizationServers, server.info.name), 200, {
+      const document = oauth ? oauth.metadata(endpoint, server.info.name) : protectedResourceMetadata(endpoint, authorizationServers ?? [], server.info.name);
+      return jsonReply(document, 200, {
         'Cache-Control': 'max-age=3600',
       });
     }
@@ -239,16 +252,25 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         return reject(Rejections.Unauthorized, null, { [HEADER.wwwAuthenticate]: challenge(metadataFor, authorization !== null) });
       }
     }
+    // Authentication before everything the protocol checks (the resolver's 2026 header rules among them).
+    if (oauth)
+      return oauth
+        .admit(request, new URL(path, request.origin))
+        .then((admitted) => ('reply' in admitted ? admitted.reply : dispatch(request, admitted.principal)));
+    return dispatch(request, undefined);
+  }
 
+  /** Routes an authenticated request to the MCP endpoint by its method. */
+  function dispatch(request: HttpRequest, principal: Principal | undefined): HttpReply | Promise<HttpReply> {
     switch (request.method) {
       case 'POST':
-        return post(request);
+        return post(request, principal);
       case 'GET': {
-        const session = sessionFor(request);
+        const session = sessionFor(request, principal);
         return 'connection' in session ? sessions.get(request, session) : session;
       }
       case 'DELETE': {
-        const session = sessionFor(request);
+        const session = sessionFor(request, principal);
         if (!('connection' in session)) return session;
         store.end(session.id);
         logger.debug(`Ended session ${session.id} on DELETE`);

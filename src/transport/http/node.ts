@@ -102,6 +102,15 @@ class NodeRequest implements HttpRequest {
     return pathnameOf(req.originalUrl ?? req.url ?? '/');
   }
 
+  get search(): string {
+    const req = this.#req as IncomingMessage & { originalUrl?: string };
+    const target = req.originalUrl ?? req.url ?? '/';
+    const start = target.indexOf('?');
+    if (start === -1) return '';
+    const end = target.indexOf('#', start);
+    return end === -1 ? target.slice(start) : target.slice(start, end);
+  }
+
   get host(): string {
     return this.headers.get('host') ?? 'localhost';
   }

@@ -2,6 +2,8 @@
  * The options and the interface of the Streamable HTTP handler.
  */
 import type { Logger } from '../../server/index.js';
+import type { OAuthOptions } from './auth/oauth-options.js';
+
 import type { HeaderReader } from './request.js';
 
 /** A request as a route of {@link HttpOptions.routes} sees it. */
@@ -24,6 +26,8 @@ export interface RouteReply {
 
 /** An endpoint of its own beside the MCP one (a webhook), answered by exact path. */
 export type HttpRoute = (request: RouteRequest) => Promise<RouteReply>;
+
+export type { OAuthOptions } from './auth/oauth-options.js';
 
 /** Options of {@link createHttpHandler} and {@link serveHttp}. */
 export interface HttpOptions {
@@ -63,6 +67,13 @@ export interface HttpOptions {
    * Default: none, no document (skillport runs no authorization server).
    */
   authorizationServers?: string[];
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server (MCP authorization):
+   * every request needs an access token from `oauth.issuer` issued for this
+   * server; the Protected Resource Metadata document names that issuer.
+   * Excludes `authToken`.
+   */
+  oauth?: OAuthOptions;
   /**
    * Legacy (2025-06-18, 2025-11-25) sessions with `Mcp-Session-Id`. Default
    * true. False is stateless legacy mode: no session ids, no GET stream, and

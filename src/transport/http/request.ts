@@ -20,6 +20,8 @@ export interface HttpRequest {
   readonly headers: HeaderReader;
   /** The path of the request target, as the WHATWG URL parser normalizes it. */
   readonly pathname: string;
+  /** The query of the request target with its `?`, or "" (absent from adapters that do not know it). */
+  readonly search?: string;
   /** The `Host` header, or the host of the request URL when the header is absent. */
   readonly host: string;
   /** The origin the request was addressed to (`http://host:port`), for absolute URLs in answers. */

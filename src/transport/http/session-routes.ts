@@ -88,6 +88,7 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
       return answer(undefined, () => connection.handle(resolved).finally(() => connection.close('disconnect')), id, accept);
     }
     const session = store.open(server);
+    session.owner = resolved.facts.principal?.subject;
     return (async () => {
       let response: JsonRpcResponse | undefined;
       try {

@@ -38,6 +38,12 @@ export interface Session {
   /** The answer of each request being answered, where its own notifications go. */
   readonly exchanges: Map<RequestId, Exchange>;
   lastActive: number;
+  /**
+   * The subject of the token that opened it, under OAuth: requests under
+   * another subject's token do not find it (2025-06-18 security best
+   * practices §Session Hijacking: bind sessions to the user).
+   */
+  owner?: string | undefined;
 }
 
 /** Limits of a {@link SessionStore}. */

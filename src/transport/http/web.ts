@@ -45,6 +45,7 @@ export function fromWebRequest(request: Request): HttpRequest {
     method: request.method,
     headers: request.headers,
     pathname: url.pathname,
+    search: url.search,
     host: request.headers.get('host') ?? url.host,
     origin: url.origin,
     client: undefined,

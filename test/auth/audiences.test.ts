@@ -1,0 +1,142 @@
+/**
+ * Skills per audience: two tokens from the real authorization server, one
+ * for team a and one for team b (audiences = scopes), see different skill
+ * sets in every list (prompts, resources, templates' completions, the
+ * Skills extension, the skill tools), and whatever one may not use is
+ * answered exactly as if it did not exist: every answer of the whole folder
+ * to a caller equals the answer of a folder without what it may not use.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modernHeaders } from '../_http-client.js';
+import { type Message, modernMeta } from '../_wire.js';
+import { HIDDEN_FROM_A, HIDDEN_FROM_B, writeFolder } from './_folder.js';
+import { type Issuer, startIssuer } from './_issuer.js';
+import { type Served, serveWithOAuth } from './_server.js';
+
+let issuer: Issuer;
+const cleanups: Array<() => unknown> = [];
+let full: Served;
+let withoutB: Served;
+let withoutA: Served;
+
+beforeAll(async () => {
+  issuer = await startIssuer();
+  const serve = async (leaveOut: string[]) => {
+    const folder = writeFolder(leaveOut);
+    const served = await serveWithOAuth({ issuer: issuer.url, scopes: ['skills:read'] }, folder.dir);
+    cleanups.push(() => served.close(), folder.remove);
+    return served;
+  };
+  full = await serve([]);
+  withoutB = await serve(HIDDEN_FROM_A);
+  withoutA = await serve(HIDDEN_FROM_B);
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await issuer?.stop();
+});
+
+/** A 2026-07-28 request with a fixed id, so answers of two servers compare whole. */
+async function ask(served: Served, token: string, method: string, params: Message = {}): Promise<{ status: number; body: Message }> {
+  const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: modernMeta() } };
+  const response = await fetch(served.url, {
+    method: 'POST',
+    headers: { ...modernHeaders(body), Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Message };
+}
+
+const TEMPLATE = { type: 'ref/resource', uri: 'skill://{skill}/{+path}' };
+
+/** Every list, and every way to reach one skill, its reference and its files. */
+function probes(hidden: string, reference: string): Array<[string, Message]> {
+  return [
+    ['prompts/list', {}],
+    ['resources/list', {}],
+    ['resources/templates/list', {}],
+    ['skills/list', {}],
+    ['tools/list', {}],
+    ['completion/complete', { ref: TEMPLATE, argument: { name: 'skill', value: '' } }],
+    ['completion/complete', { ref: TEMPLATE, argument: { name: 'skill', value: hidden.slice(0, 2) } }],
+    ['completion/complete', { ref: TEMPLATE, argument: { name: 'path', value: '' }, context: { arguments: { skill: hidden } } }],
+    ['completion/complete', { ref: { type: 'ref/prompt', name: hidden }, argument: { name: 'x', value: '' } }],
+    ['prompts/get', { name: hidden }],
+    ['prompts/get', { name: `${hidden}-references-${reference}` }],
+    ['resources/read', { uri: `skill://${hidden}/SKILL.md` }],
+    ['resources/read', { uri: `skill://${hidden}/references/${reference}.md` }],
+    ['resources/read', { uri: `skill://${encodeURIComponent(hidden)}/SKILL.md` }],
+    ['skills/get', { uri: `skill://${hidden}/SKILL.md` }],
+    ['resources/directory/read', { uri: `skill://${hidden}` }],
+    ['resources/directory/read', { uri: `skill://${hidden}/references` }],
+    ['tools/call', { name: 'load_skill', arguments: { name: hidden } }],
+    ['tools/call', { name: 'load_skill', arguments: { query: hidden.replace('-', ' ') } }],
+    ['tools/call', { name: 'read_skill_file', arguments: { skill: hidden, path: `references/${reference}.md` } }],
+    ['prompts/get', { name: 'beta-retro' }],
+    ['prompts/get', { name: 'alpha-standup' }],
+  ];
+}
+
+describe('two teams, one folder', () => {
+  it('team a sees its skills and the shared ones in every list, and none of team b', async () => {
+    const a = await issuer.token('team-a', full.url, 'skills:read team:a');
+    const prompts = (await ask(full, a, 'prompts/list')).body.result.prompts.map((p: Message) => p.name).sort();
+    expect(prompts).toEqual(['alpha-playbook', 'alpha-playbook-references-guide', 'alpha-standup', 'public-notes', 'shared-style']);
+    const uris = (await ask(full, a, 'resources/list')).body.result.resources.map((r: Message) => r.uri);
+    expect(uris).toContain('skill://alpha-playbook/references/guide.md');
+    expect(uris.filter((uri: string) => uri.includes('beta'))).toEqual([]);
+    const skills = (await ask(full, a, 'skills/list')).body.result.skills.map((s: Message) => s.uri).sort();
+    expect(skills).toEqual(['skill://alpha-playbook/SKILL.md', 'skill://public-notes/SKILL.md', 'skill://shared-style/SKILL.md']);
+    const tools = (await ask(full, a, 'tools/list')).body.result.tools;
+    const description = tools.find((t: Message) => t.name === 'load_skill').description as string;
+    expect(description).toContain('alpha-playbook');
+    expect(description).not.toContain('beta');
+    const names = (await ask(full, a, 'completion/complete', { ref: TEMPLATE, argument: { name: 'skill', value: '' } })).body.result.completion.values;
+    expect([...names].sort()).toEqual(['alpha-playbook', 'public-notes', 'shared-style']);
+  });
+
+  it('team b sees the other set', async () => {
+    const b = await issuer.token('team-b', full.url, 'skills:read team:b');
+    const prompts = (await ask(full, b, 'prompts/list')).body.result.prompts.map((p: Message) => p.name).sort();
+    expect(prompts).toEqual(['beta-retro', 'beta-runbook', 'beta-runbook-references-secret-plan', 'public-notes', 'shared-style']);
+    const read = await ask(full, b, 'resources/read', { uri: 'skill://beta-runbook/references/secret-plan.md' });
+    expect(read.body.result.contents[0].text).toContain('Page the on-call.');
+  });
+
+  it('a token with no team sees only what is restricted to no one', async () => {
+    const none = await issuer.token('team-a', full.url, 'skills:read');
+    const prompts = (await ask(full, none, 'prompts/list')).body.result.prompts.map((p: Message) => p.name);
+    expect(prompts).toEqual(['public-notes']);
+  });
+
+  it.each([
+    ['team a', 'team-a', 'skills:read team:a', 'beta-runbook', 'secret-plan', () => withoutB],
+    ['team b', 'team-b', 'skills:read team:b', 'alpha-playbook', 'guide', () => withoutA],
+  ])('%s gets of the whole folder exactly what a folder without the other team’s skills answers', async (_who, client, scope, hidden, reference, other) => {
+    const token = await issuer.token(client, full.url, scope);
+    const otherToken = await issuer.token(client, other().url, scope);
+    for (const [method, params] of probes(hidden, reference)) {
+      const mine = await ask(full, token, method, params);
+      const without = await ask(other(), otherToken, method, params);
+      expect({ method, params, ...mine }).toEqual({ method, params, ...without });
+      // Nothing of the hidden skill but what the caller itself sent (an "unknown" answer names what was asked).
+      const text = JSON.stringify(mine.body);
+      expect(text).not.toMatch(
+        hidden === 'beta-runbook' ? /beta team runbook|Page the on-call|beta retro/ : /alpha team playbook|Ship on Tuesdays|alpha stand-up/,
+      );
+      if (!JSON.stringify(params).includes(hidden)) expect(text).not.toContain(hidden);
+    }
+  });
+
+  it('a list cursor minted for one team is refused to the other', async () => {
+    // One item per page would be needed to see cursors; the pager refuses another view's version instead.
+    const a = await issuer.token('team-a', full.url, 'skills:read team:a');
+    const b = await issuer.token('team-b', full.url, 'skills:read team:b');
+    await ask(full, a, 'prompts/list');
+    const forged = Buffer.from('sp2:1:0').toString('base64').replace(/=+$/, '');
+    const answers = await Promise.all([ask(full, a, 'prompts/list', { cursor: forged }), ask(full, b, 'prompts/list', { cursor: forged })]);
+    // The first version a caller made is team a's view: team b may not page through it.
+    expect(answers[0].body.result.prompts.length).toBe(5);
+    expect(answers[1].body.error?.code).toBe(-32602);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * 2026-07-28 input-required state bound to the caller (basic/patterns/mrtr:
+ * requestState SHOULD bind the principal): a prompt's missing argument is
+ * asked of the user, the state that comes back is sealed with the token's
+ * subject, and a retry with it under another subject's token is -32602,
+ * exactly as a tampered state; under the same subject it completes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modernHeaders } from '../_http-client.js';
+import { type Message, modernMeta } from '../_wire.js';
+import { type Issuer, startIssuer } from './_issuer.js';
+import { type Served, serveWithOAuth } from './_server.js';
+
+let issuer: Issuer;
+let served: Served;
+beforeAll(async () => {
+  issuer = await startIssuer();
+  served = await serveWithOAuth({ issuer: issuer.url });
+});
+afterAll(async () => {
+  await served?.close();
+  await issuer?.stop();
+});
+
+async function getGreeting(token: string, extra: Message = {}): Promise<Message> {
+  const meta = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+  const body = { jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'greeting', arguments: {}, ...extra, _meta: meta } };
+  const response = await fetch(served.url, {
+    method: 'POST',
+    headers: { ...modernHeaders(body), Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Message;
+}
+
+describe('requestState and the principal', () => {
+  it("refuses one caller's state to another, and completes for the caller it was issued to", async () => {
+    const alice = await issuer.token('team-a', served.url, 'skills:read');
+    const bob = await issuer.token('team-b', served.url, 'skills:read');
+    const first = await getGreeting(alice);
+    expect(first.result.resultType).toBe('input_required');
+    const [key, request] = Object.entries(first.result.inputRequests as Record<string, Message>)[0] as [string, Message];
+    const field = Object.keys(request.params.requestedSchema.properties)[0] as string;
+    const retry = { requestState: first.result.requestState, inputResponses: { [key]: { action: 'accept', content: { [field]: 'Ada' } } } };
+
+    const stolen = await getGreeting(bob, retry);
+    expect(stolen.error).toEqual({ code: -32602, message: 'Invalid or expired requestState', data: { field: 'requestState' } });
+    const tampered = await getGreeting(alice, { ...retry, requestState: `${retry.requestState}x` });
+    expect(tampered.error).toEqual(stolen.error);
+
+    const done = await getGreeting(alice, retry);
+    expect(done.result.messages[0].content.text).toContain('Ada');
+  });
+});
