@@ -14,7 +14,7 @@
  *
  * Before any of that: the `Host` and `Origin` allow-lists (DNS rebinding),
  * CORS for pages on allowed origins, the optional bearer token, the body
- * cap, and the media types.
+ * cap, and the media types. Even before those, the health paths (health.ts).
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseErrorResponse, parseMessage } from '../../jsonrpc/messages.js';
@@ -26,6 +26,7 @@ import { preflight, withCors } from './cors.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
+import { healthReply } from './health.js';
 import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
@@ -205,6 +206,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
+    // Health checks first: they pass no Host, Origin or token check and reveal nothing (health.ts).
+    const health = healthReply(request, lifecycle.state === 'serving', options.ready);
+    if (health) return health;
     if (lifecycle.state !== 'serving') return reject(Rejections.ShuttingDown);
     // DNS-rebinding defence first, before anything else is revealed.
     if (!hostAllowed(request.host)) return reject(Rejections.HostNotAllowed);

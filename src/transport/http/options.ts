@@ -66,6 +66,12 @@ export interface HttpOptions {
   maxStreamsPerClient?: number;
   /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
   drainTimeoutMs?: number;
+  /**
+   * Readiness for `GET /readyz` (e.g. shared state reachable); false, a
+   * throw or no answer within 2 s is 503. Default: ready while serving.
+   * `GET /healthz` is 200 while the process is up.
+   */
+  ready?: () => boolean | Promise<boolean>;
   logger?: Logger;
 }
 
