@@ -37,6 +37,7 @@ export const OPTIONS = {
   'auth-token': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
+  redis: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;

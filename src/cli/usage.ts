@@ -23,6 +23,7 @@ export type OptionName =
   | 'auth-token'
   | 'allow-origin'
   | 'allow-host'
+  | 'redis'
   | 'help'
   | 'version';
 
@@ -44,6 +45,7 @@ const LABELS: Record<OptionName, string> = {
   'auth-token': '--auth-token T',
   'allow-origin': '--allow-origin O',
   'allow-host': '--allow-host H',
+  redis: '--redis URL',
   help: '-h, --help',
   version: '-v, --version',
 };
@@ -85,6 +87,7 @@ export const COMMANDS = {
       'auth-token': 'with --http: require this bearer token (or env SKILLPORT_AUTH_TOKEN)',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
+      redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
     },
     examples: ['skillport serve ./skills --watch', 'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills'],
   },

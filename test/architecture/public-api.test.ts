@@ -51,7 +51,7 @@ describe('public API', () => {
 
   it('exports the Streamable HTTP transport from skillport/http', async () => {
     const entry = await import('../../src/http.js');
-    expect(Object.keys(entry).sort()).toEqual(['createHttpHandler', 'serveHttp', 'toNodeHandler']);
+    expect(Object.keys(entry).sort()).toEqual(['connectRedis', 'createChangeBus', 'createHttpHandler', 'serveHttp', 'toNodeHandler']);
   });
 
   it('exports serveStdio from skillport/stdio', async () => {

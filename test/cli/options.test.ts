@@ -9,7 +9,22 @@ import { BROKEN, runCli, VALID } from './_run.js';
 
 /** The options each command takes (besides --help and --version); the help texts and README say the same. */
 const ACCEPTED: Record<string, string[]> = {
-  serve: ['dir', 'watch', 'no-tools', 'prefix', 'name', 'title', 'instructions', 'log-level', 'page-size', 'http', 'auth-token', 'allow-origin', 'allow-host'],
+  serve: [
+    'dir',
+    'watch',
+    'no-tools',
+    'prefix',
+    'name',
+    'title',
+    'instructions',
+    'log-level',
+    'page-size',
+    'http',
+    'auth-token',
+    'allow-origin',
+    'allow-host',
+    'redis',
+  ],
   list: ['dir', 'prefix', 'json'],
   get: ['dir', 'arg', 'prefix', 'json'],
   complete: ['dir', 'arg', 'prefix', 'json'],
@@ -31,8 +46,9 @@ const VALUES: Record<string, string | undefined> = {
   'auth-token': 'secret',
   'allow-origin': 'http://localhost',
   'allow-host': 'localhost',
+  redis: 'redis://127.0.0.1:1',
 };
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host'];
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis'];
 const ALL = [...new Set([...Object.values(ACCEPTED).flat(), 'json', 'strict', 'watch'])];
 
 /** The command line of `command` with `option`; get and complete get the positionals they need. */

@@ -8,8 +8,9 @@ import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, UsageError } from '../args.js';
 import { type CliIo, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
+import { shareChanges } from './share-changes.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host'] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis'] as const;
 
 /** --name, --title and --instructions; a name or title must say something. */
 function identity(values: Invocation['values']): ServerIdentity {
@@ -54,6 +55,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     const { host, port } = address;
     const { serveHttp } = await import('../../http.js');
     const authToken = values['auth-token'] ?? env.SKILLPORT_AUTH_TOKEN;
+    const redis = values.redis ?? env.SKILLPORT_REDIS_URL;
     const running = await serveHttp(server, {
       host,
       port,
@@ -61,9 +63,12 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(authToken ? { authToken } : {}),
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
+      ...(redis ? { redis } : {}),
     });
+    const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
+    stopSharing?.();
     await running.close();
   } else {
     const running = serveStdio(server, { input: io.stdin, output: io.stdout, logger });

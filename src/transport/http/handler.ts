@@ -32,6 +32,7 @@ import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
 import { createSessionRoutes } from './session-routes.js';
 import { createSessionStore, type Session } from './sessions.js';
+import { createSharedSessions } from './shared-sessions.js';
 import { createStatelessRoute } from './stateless-route.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 
@@ -67,8 +68,16 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   // Protected Resource Metadata only where it can name an authorization server (see auth.ts).
   const authorizationServers = tokenValid && options.authorizationServers?.length ? options.authorizationServers : undefined;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000 });
-  const sweeper = setInterval(() => store.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
+  // With shared state a message for a session without a GET stream is not kept: the stream may reopen elsewhere.
+  const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000, backlog: !options.shared });
+  const shared = options.shared && sessionsEnabled ? createSharedSessions(options.shared, store, server, idleMs, logger) : undefined;
+  const sweeper = setInterval(
+    () => {
+      store.sweep();
+      shared?.refresh();
+    },
+    Math.max(1000, Math.min(idleMs / 2, 60_000)),
+  );
   (sweeper as { unref?: () => void }).unref?.();
 
   /** Answers in flight, so close() can wait for them. */
@@ -116,7 +125,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return errorResponse(id, ErrorCode.InternalError, 'Internal error');
   }
 
-  const routeContext = { keepAliveMs, track, internalError, takeStream };
+  const routeContext = { keepAliveMs, track, internalError, takeStream, ...(shared ? { saved: shared.saved } : {}) };
   const sessions = createSessionRoutes(server, store, sessionsEnabled, logger, routeContext);
   const stateless = createStatelessRoute(server, routeContext);
 
@@ -142,6 +151,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   const lifecycle = createLifecycle(async () => {
     clearInterval(sweeper);
+    shared?.close();
     await drain({
       // The one-request connections of the stateless route, then the sessions.
       connections: () => [...stateless.inFlight, ...store.all().map(drainable)],
@@ -187,22 +197,51 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!parsed.ok) return jsonReply(parsed.response, 400);
     // Sessions turned off: a session header names nothing (and is ignored).
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
-    const session = sessionId === null ? undefined : store.get(sessionId.trim());
-    const resolved = resolve(parsed.value, {
-      session: session?.connection.session,
-      http: { headers: request.headers, unknownSession: sessionId !== null && !session },
-    });
-    if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
-    if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
-    return sessions.post(resolved, accept, session);
+    const routeIn = (session: Session | undefined): HttpReply | Promise<HttpReply> => {
+      const resolved = resolve(parsed.value, {
+        session: session?.connection.session,
+        http: { headers: request.headers, unknownSession: sessionId !== null && !session },
+      });
+      if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
+      if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
+      return sessions.post(resolved, accept, session);
+    };
+    // The resolver is synchronous: a shared session is looked up (and rebuilt) before it.
+    return sessionId === null ? routeIn(undefined) : withSession(sessionId.trim(), routeIn);
   }
 
-  function sessionFor(request: HttpRequest): Session | HttpReply {
+  /** Calls `then` with the session named `id` (local, or shared when configured), or undefined when unknown. */
+  function withSession(id: string, then: (session: Session | undefined) => HttpReply | Promise<HttpReply>): HttpReply | Promise<HttpReply> {
+    const found = shared ? shared.find(id) : store.get(id);
+    if (!(found instanceof Promise)) return then(found);
+    return found.then(then, (error: unknown) => {
+      logger.warn('Cannot look up a shared session', error);
+      return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
+    });
+  }
+
+  function withNamedSession(request: HttpRequest, then: (session: Session) => HttpReply | Promise<HttpReply>): HttpReply | Promise<HttpReply> {
     const id = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     // Without a session there is no GET stream and nothing to delete: 405, as a
     // 2026-07-28 server answers (streamable-http §Backward Compatibility).
     if (id === null) return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
-    return store.get(id.trim()) ?? reject(Rejections.SessionNotFound);
+    return withSession(id.trim(), (session) => (session ? then(session) : reject(Rejections.SessionNotFound)));
+  }
+
+  function endSession(session: Session): HttpReply | Promise<HttpReply> {
+    logger.debug(`Ending session ${session.id} on DELETE`);
+    const ended: HttpReply = { status: 204, headers: {} };
+    if (!shared) {
+      store.end(session.id);
+      return ended;
+    }
+    return shared.end(session.id).then(
+      () => ended,
+      (error: unknown) => {
+        logger.warn('Cannot end a shared session', error);
+        return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
+      },
+    );
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
@@ -243,17 +282,10 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     switch (request.method) {
       case 'POST':
         return post(request);
-      case 'GET': {
-        const session = sessionFor(request);
-        return 'connection' in session ? sessions.get(request, session) : session;
-      }
-      case 'DELETE': {
-        const session = sessionFor(request);
-        if (!('connection' in session)) return session;
-        store.end(session.id);
-        logger.debug(`Ended session ${session.id} on DELETE`);
-        return { status: 204, headers: {} };
-      }
+      case 'GET':
+        return withNamedSession(request, (session) => sessions.get(request, session));
+      case 'DELETE':
+        return withNamedSession(request, endSession);
       default:
         return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
     }

@@ -2,6 +2,7 @@
  * The options and the interface of the Streamable HTTP handler.
  */
 import type { Logger } from '../../server/index.js';
+import type { SharedState } from '../shared-state.js';
 
 /** Options of {@link createHttpHandler} and {@link serveHttp}. */
 export interface HttpOptions {
@@ -66,6 +67,12 @@ export interface HttpOptions {
   maxStreamsPerClient?: number;
   /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
   drainTimeoutMs?: number;
+  /**
+   * State shared with other replicas of this server (see `connectRedis`):
+   * legacy sessions live there, so any replica serves any session. Default:
+   * none, everything stays in this process.
+   */
+  shared?: SharedState;
   /**
    * Readiness for `GET /readyz` (e.g. shared state reachable); false, a
    * throw or no answer within 2 s is 503. Default: ready while serving.
