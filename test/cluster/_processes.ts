@@ -5,7 +5,7 @@
  * replicas (the built CLI), and nginx as a round-robin load balancer.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,7 +146,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
  * `non_idempotent` lets it retry POSTs too: every MCP method skillport
  * serves only reads, so sending one twice is harmless.
  */
-export async function startNginx(dir: string, ports: readonly number[]): Promise<Started & { url: string }> {
+export async function startNginx(dir: string, ports: readonly number[]): Promise<Started & { url: string; accessLog(): string[] }> {
   const port = await freePort();
   const conf = `
 daemon off;
@@ -156,7 +156,9 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
-  access_log off;
+  # Which replica answered each request: the tests prove the balancer spread them.
+  log_format upstream '$request_method $status $upstream_addr';
+  access_log ${dir}/access.log upstream;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
@@ -192,5 +194,10 @@ ${ports.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
     if (child.exitCode !== null) throw new Error('nginx exited');
     return answers(`http://127.0.0.1:${port}/healthz`);
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => end(child, 'SIGQUIT') };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    // Lines `METHOD STATUS UPSTREAM[, UPSTREAM...]`, oldest first.
+    accessLog: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean) : []),
+    stop: () => end(child, 'SIGQUIT'),
+  };
 }
