@@ -165,7 +165,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   upstream skillport {
-${ports.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
+${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
     keepalive 16;
   }
   server {
