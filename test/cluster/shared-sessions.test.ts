@@ -5,6 +5,8 @@
  * on one ends the session and the GET stream on the other, and a replica
  * started after the others closed still serves the session.
  */
+import { appendFileSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -38,8 +40,8 @@ interface Replica {
   seen: string[];
 }
 
-async function replica(): Promise<Replica> {
-  const folder = await loadSkillsFolder([FOLDER]);
+async function replica(at = FOLDER, watch = false): Promise<Replica> {
+  const folder = await loadSkillsFolder([at], { watch });
   const server = createServer({ name: 'replica', version: '1.0.0', prompts: folder.prompts, resources: folder.resources, pageSize: 2 });
   const shared = await connectRedis(redis.url);
   const handler = createHttpHandler(server, { shared });
@@ -160,5 +162,70 @@ describe('legacy sessions shared through Redis', () => {
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ id: 7, result: { prompts: expect.any(Array) } });
+  });
+});
+
+describe('session settings across replicas', () => {
+  it('delivers an update on the GET stream at one replica for a subscription made at another', async () => {
+    const copy = tempDir('skillport-shared-folder-');
+    cpSync(FOLDER, copy.path, { recursive: true });
+    closers.push(async () => copy.cleanup());
+    const a = await replica(copy.path, true);
+    const b = await replica(copy.path, true);
+    const via = roundRobin([a]);
+    const { client, transport } = await connect((async (input: string | URL | Request, init?: RequestInit) =>
+      new Request(input, init).method === 'GET' ? new Response(null, { status: 405 }) : via(input, init)) as typeof fetch);
+    await client.ping();
+    const headers = {
+      'mcp-session-id': transport.sessionId as string,
+      'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
+    };
+    const stream = await a.handler.fetch(new Request('http://127.0.0.1:8080/mcp', { headers: { ...headers, accept: 'text/event-stream' } }));
+    expect(stream.status).toBe(200);
+    const uri = 'skill://greeting/SKILL.md';
+    const subscribed = await b.handler.fetch(
+      new Request('http://127.0.0.1:8080/mcp', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'resources/subscribe', params: { uri } }),
+      }),
+    );
+    expect(subscribed.status).toBe(200);
+    // a hears of the new subscription through Redis; then the file changes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    appendFileSync(join(copy.path, 'greeting', 'SKILL.md'), '\nOne more line.\n');
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const deadline = setTimeout(() => void reader.cancel(), 10_000);
+    while (!text.includes('notifications/resources/updated')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    clearTimeout(deadline);
+    expect(text).toContain('notifications/resources/updated');
+    expect(text).toContain(uri);
+    await reader.cancel();
+  });
+});
+
+describe('readiness with Redis', () => {
+  it('answers /readyz 200 while Redis answers and 503 once it is gone, /healthz 200 throughout', async () => {
+    const own = tempDir('skillport-redis-ready-');
+    const mine = await startRedis(own.path);
+    const { serveHttp } = await import('../../src/http.js');
+    const running = await serveHttp(createServer({ name: 'ready', version: '1.0.0' }), { redis: mine.url });
+    try {
+      const base = running.url.origin;
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      await mine.stop();
+      expect((await fetch(`${base}/readyz`)).status).toBe(503);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      await running.close();
+      await mine.stop();
+      own.cleanup();
+    }
   });
 });
