@@ -15,6 +15,7 @@ import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/t
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpSend, modernHeaders } from '../_http-client.js';
 import { modern } from '../_wire.js';
+import { Figures, writeSection } from '../reliability/_report.js';
 import { type Cluster, PAGE_SIZE, startCluster, upstreamsOf } from './_cluster.js';
 import { until } from './_processes.js';
 
@@ -212,9 +213,14 @@ describe('a cluster behind nginx', () => {
     await until('every listener to hear of it', () => [...modernSeen, ...legacySeen].every((n) => n >= 1));
     // Time for a duplicate to arrive, if one were on its way.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    console.info(
-      `[cluster] change: replicas converged after ${converged.join(', ')} ms; notifications per listener: 2026 ${modernSeen.join(',')}, legacy ${legacySeen.join(',')}`,
-    );
+    const figures = new Figures();
+    figures.add('Replicas / listeners (2026 listen streams + legacy GET streams), all through nginx', '3 / 3 + 3');
+    figures.add('Time for each replica to serve the new skill (ms; the first watches, the others hear through Redis)', converged.join(', '));
+    figures.add('prompts/list_changed per 2026 listener', modernSeen.join(', '));
+    figures.add('prompts/list_changed per legacy listener', legacySeen.join(', '));
+    const all = [...modernSeen, ...legacySeen];
+    figures.add('Listeners told twice or more / never', `${all.filter((n) => n > 1).length} / ${all.filter((n) => n === 0).length}`);
+    writeSection('cluster-change', `### Cluster: a folder change (test:cluster)\n\nTimings vary run to run; the counts must not.\n\n${figures.table()}`);
     expect(modernSeen).toEqual([1, 1, 1]);
     expect(legacySeen).toEqual([1, 1, 1]);
   });

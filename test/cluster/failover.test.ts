@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSend, modernHeaders } from '../_http-client.js';
 import { modern } from '../_wire.js';
+import { Figures, writeSection } from '../reliability/_report.js';
 import { type Cluster, startCluster, upstreamsOf } from './_cluster.js';
 
 const LOAD_MS = 30_000;
@@ -108,8 +109,18 @@ describe('a replica killed under load', () => {
     }
     const log = cluster.nginx.accessLog();
     const retried = log.filter((line) => line.includes(',')).length;
-    console.info(
-      `[cluster] failover: ${modernTally.requests} 2026 requests (${modernTally.errors.length} errors), ${legacyTally.requests} legacy requests (${legacyTally.errors.length} errors), ${retried} retried by nginx on another replica, killed at ${KILL_AT_MS} ms, back at ${rejoinedAt} ms`,
+    const figures = new Figures();
+    figures.add('Load', `${LOAD_MS / 1000} s: 3 raw 2026-07-28 clients, 2 legacy sessions (v1 client), through nginx to 3 replicas`);
+    figures.add('Replica SIGKILLed / restarted and ready', `at ${KILL_AT_MS / 1000} s / at ${(rejoinedAt / 1000).toFixed(1)} s`);
+    figures.add('2026-07-28 requests / errors', `${modernTally.requests} / ${modernTally.errors.length}`);
+    figures.add(
+      'Legacy session requests / errors / sessions lost',
+      `${legacyTally.requests} / ${legacyTally.errors.length} / ${[legacyA, legacyB].filter((w) => w.after !== w.before).length}`,
+    );
+    figures.add('Requests nginx retried on another replica', retried);
+    writeSection(
+      'cluster-failover',
+      `### Cluster: a replica killed under load (test:cluster)\n\nRequest counts and timings vary run to run; the errors must not.\n\n${figures.table()}`,
     );
     expect(modernTally.errors).toEqual([]);
     expect(legacyTally.errors).toEqual([]);
