@@ -14,6 +14,9 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../server/index.js';
 import type { SharedState } from './shared-state.js';
 
+/** How long the first connection may take before {@link connectRedis} gives up. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** Options of {@link connectRedis}. */
 export interface RedisOptions {
   /** Prefix of every key and channel. Default `skillport:`. */
@@ -23,6 +26,15 @@ export interface RedisOptions {
 
 /** Connects to Redis at `url` (`redis://` or `rediss://`) and returns the shared state over it. */
 export async function connectRedis(url: string, options: RedisOptions = {}): Promise<SharedState> {
+  let where: string;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(parsed.protocol);
+    // Named in messages without its credentials.
+    where = parsed.host;
+  } catch {
+    throw new TypeError('the Redis URL must look like redis://[user:password@]host:port[/db] (or rediss:// for TLS)');
+  }
   const { createClient } = await import('redis');
   const prefix = options.prefix ?? 'skillport:';
   const logger = options.logger;
@@ -46,7 +58,28 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
       down = false;
     });
   }
-  await Promise.all([commands.connect(), subscriber.connect()]);
+  // node-redis retries the first connection forever; a server that cannot reach Redis at start
+  // says so and stops instead of hanging (later outages are retried, and /readyz reports them).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      Promise.all([commands.connect(), subscriber.connect()]),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis at ${where} is out of reach`)), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    for (const client of [commands, subscriber]) {
+      try {
+        client.destroy();
+      } catch {
+        // Never connected: nothing to destroy.
+      }
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 
   const listeners = new Map<string, Set<(message: string) => void>>();
 

@@ -114,9 +114,14 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   nodeServer.maxConnections = maxConnections;
   nodeServer.on('drop', () => logger.debug(`Closed a connection over maxConnections (${maxConnections})`));
   await new Promise<void>((resolve, reject) => {
-    nodeServer.once('error', reject);
+    const failed = (error: Error): void => {
+      // Not listening (the port is taken): the Redis connections must not keep the process alive.
+      void shared?.close();
+      reject(error);
+    };
+    nodeServer.once('error', failed);
     nodeServer.listen(options.port ?? 0, host, () => {
-      nodeServer.off('error', reject);
+      nodeServer.off('error', failed);
       resolve();
     });
   });
