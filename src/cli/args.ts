@@ -38,6 +38,7 @@ export const OPTIONS = {
   'allow-origin': { type: 'string', multiple: true },
   'allow-host': { type: 'string', multiple: true },
   redis: { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;

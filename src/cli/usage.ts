@@ -24,6 +24,7 @@ export type OptionName =
   | 'allow-origin'
   | 'allow-host'
   | 'redis'
+  | 'trust-proxy'
   | 'help'
   | 'version';
 
@@ -46,6 +47,7 @@ const LABELS: Record<OptionName, string> = {
   'allow-origin': '--allow-origin O',
   'allow-host': '--allow-host H',
   redis: '--redis URL',
+  'trust-proxy': '--trust-proxy',
   help: '-h, --help',
   version: '-v, --version',
 };
@@ -88,6 +90,7 @@ export const COMMANDS = {
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
+      'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
     },
     examples: ['skillport serve ./skills --watch', 'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills'],
   },

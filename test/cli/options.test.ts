@@ -48,7 +48,7 @@ const VALUES: Record<string, string | undefined> = {
   'allow-host': 'localhost',
   redis: 'redis://127.0.0.1:1',
 };
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis'];
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis', 'trust-proxy'];
 const ALL = [...new Set([...Object.values(ACCEPTED).flat(), 'json', 'strict', 'watch'])];
 
 /** The command line of `command` with `option`; get and complete get the positionals they need. */
@@ -80,7 +80,8 @@ describe('flags per command', () => {
   });
 
   it.each(HTTP_ONLY)('serve refuses --%s over stdio', async (option) => {
-    const result = await runCli('serve', VALID, `--${option}`, VALUES[option] as string);
+    const value = VALUES[option];
+    const result = await runCli('serve', VALID, `--${option}`, ...(value === undefined ? [] : [value]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--${option} applies only with --http`);
   });

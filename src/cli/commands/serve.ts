@@ -10,7 +10,7 @@ import { type CliIo, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { shareChanges } from './share-changes.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis'] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis', 'trust-proxy'] as const;
 
 /** --name, --title and --instructions; a name or title must say something. */
 function identity(values: Invocation['values']): ServerIdentity {
@@ -64,6 +64,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
       ...(redis ? { redis } : {}),
+      ...(values['trust-proxy'] ? { trustProxy: true } : {}),
     });
     const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);

@@ -34,6 +34,7 @@ import { createSessionRoutes } from './session-routes.js';
 import { createSessionStore, type Session } from './sessions.js';
 import { createSharedSessions } from './shared-sessions.js';
 import { createStatelessRoute } from './stateless-route.js';
+import { createStreamCaps } from './stream-caps.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 
 const METHODS_ALLOWED = 'GET, POST, DELETE';
@@ -84,30 +85,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   let answering = 0;
   let allAnswered: (() => void) | undefined;
 
-  // Long-lived streams (listen requests, GET streams), overall and per client address.
-  const maxStreams = options.maxStreams ?? 1000;
-  const maxStreamsPerClient = options.maxStreamsPerClient ?? 32;
-  let openStreams = 0;
-  const streamsByClient = new Map<string, number>();
-
-  /** Takes a stream place for the request's client: its release function, or undefined when full (429). */
-  function takeStream(request: HttpRequest): (() => void) | undefined {
-    const client = request.client;
-    const mine = client === undefined ? 0 : (streamsByClient.get(client) ?? 0);
-    if (openStreams >= maxStreams || mine >= maxStreamsPerClient) return undefined;
-    openStreams++;
-    if (client !== undefined) streamsByClient.set(client, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      openStreams--;
-      if (client === undefined) return;
-      const left = (streamsByClient.get(client) ?? 1) - 1;
-      if (left > 0) streamsByClient.set(client, left);
-      else streamsByClient.delete(client);
-    };
-  }
+  // Long-lived streams (listen requests, GET streams), overall and per client (stream-caps.ts).
+  const takeStream = createStreamCaps(options.maxStreams ?? 1000, options.maxStreamsPerClient ?? 32, options.trustProxy === true);
 
   /** Counts an answer in flight until the returned function is called (once). */
   function track(): () => void {

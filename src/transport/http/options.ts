@@ -65,6 +65,12 @@ export interface HttpOptions {
    * count only towards `maxStreams`). More get 429. Default 32.
    */
   maxStreamsPerClient?: number;
+  /**
+   * Count `maxStreamsPerClient` by the last `X-Forwarded-For` address (the
+   * one the nearest proxy saw) instead of the remote address. Only when
+   * every request comes through that proxy. Default false.
+   */
+  trustProxy?: boolean;
   /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
   drainTimeoutMs?: number;
   /**
