@@ -199,7 +199,13 @@ export function createSharedSessions(shared: SharedState, store: SessionStore, s
       for (const session of store.all()) {
         if (!session.stream?.open && session.inFlight === 0) continue;
         lastTouched.set(session.id, Date.now());
-        shared.touch(key(session.id), idleMs).catch((error: unknown) => logger.warn('Cannot extend a shared session', error));
+        shared.touch(key(session.id), idleMs).then(
+          (exists) => {
+            // Its record is gone (ended elsewhere while this replica missed the broadcast): end the copy too.
+            if (!exists) store.end(session.id);
+          },
+          (error: unknown) => logger.warn('Cannot extend a shared session', error),
+        );
       }
       // Forget what was written for copies the sweep ended.
       for (const id of [...written.keys()]) {
