@@ -231,6 +231,15 @@ describe('a cluster behind nginx', () => {
     const id = transport.sessionId;
     for (const replica of cluster.replicas) await replica.stop();
     for (const replica of cluster.replicas) await replica.start();
+    // While all were down nginx may have marked them failed (the client's GET stream retried);
+    // it routes again once each has answered. Requests during a total outage fail, of course:
+    // what must survive is the session.
+    const readyz = cluster.nginx.url.replace(/\/mcp$/, '/readyz');
+    let answered = 0;
+    await until('nginx to route to the restarted replicas', async () => {
+      answered = (await fetch(readyz)).ok ? answered + 1 : 0;
+      return answered >= 3;
+    });
     for (let i = 0; i < 3; i++) expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
     expect(transport.sessionId).toBe(id);
   });

@@ -62,7 +62,11 @@ async function modernWorker(url: string, stopAt: number, tally: Tally): Promise<
 
 /** One legacy session: requests in a loop until `stopAt`; resolves with the session id it kept. */
 async function legacyWorker(url: string, stopAt: number, tally: Tally): Promise<{ before: string | undefined; after: string | undefined; client: Client }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  // Without the transport's shared AbortSignal on each POST: node's fetch leaves a listener on it
+  // per request, and thousands of requests would flood the output with MaxListeners warnings.
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: ((input: string | URL | Request, init?: RequestInit) => fetch(input, init?.method === 'POST' ? { ...init, signal: null } : init)) as typeof fetch,
+  });
   const client = new Client({ name: 'failover-v1', version: '1.0.0' });
   await client.connect(transport);
   const before = transport.sessionId;
