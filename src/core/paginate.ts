@@ -1,9 +1,10 @@
 /**
  * Cursor pagination for the list methods. The cursor is opaque to clients
  * (MCP server/utilities/pagination: "an opaque string") and encodes an offset
- * (and, for {@link createPager}, the version of the list it belongs to); a
- * cursor this server did not mint is answered with -32602, as the
- * pagination page recommends.
+ * (and, for {@link createPager}, the version of the list it belongs to, a
+ * digest of its content, so every replica serving the same content accepts
+ * it); a cursor no server with this content minted is answered with -32602,
+ * as the pagination page recommends.
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';

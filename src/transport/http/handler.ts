@@ -6,7 +6,8 @@
  *
  * One endpoint serves every revision at once. A POST's body is parsed and
  * handed to the resolver (protocol/resolve.ts) once, with the headers and the
- * session it names; its decision picks the route: the stateless route for a
+ * session it names (held here, or with shared state rebuilt from it first:
+ * shared-sessions.ts); its decision picks the route: the stateless route for a
  * 2026-07-28 request (stateless-route.ts), the session routes for the
  * revisions that start with initialize (session-routes.ts: sessions, their
  * GET stream, DELETE), or the answer the resolver already wrote. GET and
