@@ -159,6 +159,8 @@ http {
   # Which replica answered each request: the tests prove the balancer spread them.
   log_format upstream '$request_method $status $upstream_addr';
   access_log ${dir}/access.log upstream;
+  # Bodies stay in memory: run as root, nginx's workers are another user that cannot enter the temp folder.
+  client_body_buffer_size 1m;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
