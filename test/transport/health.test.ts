@@ -57,6 +57,14 @@ describe('health endpoints', () => {
     await handler.close();
   });
 
+  it('leaves the path to the MCP endpoint when the endpoint was put there', async () => {
+    const handler = createHttpHandler(server(), { path: '/healthz' });
+    const response = await handler.fetch(new Request('http://127.0.0.1:8080/healthz'));
+    // A GET without a session at the MCP endpoint: 405, not the health answer.
+    expect(response.status).toBe(405);
+    await handler.close();
+  });
+
   it('is served over node:http by serveHttp', async () => {
     const running = await serveHttp(server(), { ready: async () => false });
     const base = running.url.origin;

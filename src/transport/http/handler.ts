@@ -226,7 +226,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
     // Health checks first: they pass no Host, Origin or token check and reveal nothing (health.ts).
-    const health = healthReply(request, lifecycle.state === 'serving', options.ready);
+    // (Unless the MCP endpoint itself was put at one of their paths.)
+    const health = request.pathname === path ? undefined : healthReply(request, lifecycle.state === 'serving', options.ready);
     if (health) return health;
     if (lifecycle.state !== 'serving') return reject(Rejections.ShuttingDown);
     // DNS-rebinding defence first, before anything else is revealed.
