@@ -13,3 +13,8 @@ export type { FetchHandler } from './transport/http/node-fetch.js';
 export type { HttpHandler, HttpOptions, HttpRoute, OAuthOptions, RouteReply, RouteRequest } from './transport/http/options.js';
 export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';
 export { serveHttp } from './transport/http/serve.js';
+// Replicas: what they share (legacy sessions, catalogue changes), on Redis or another store.
+export type { RedisOptions } from './transport/redis.js';
+export { connectRedis } from './transport/redis.js';
+export type { CatalogueChange, ChangeBus, SharedState } from './transport/shared-state.js';
+export { createChangeBus } from './transport/shared-state.js';

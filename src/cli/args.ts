@@ -47,6 +47,8 @@ export const OPTIONS = {
   'pull-interval': { type: 'string' },
   'cache-dir': { type: 'string' },
   'hook-secret-env': { type: 'string' },
+  redis: { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;

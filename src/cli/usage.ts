@@ -33,6 +33,8 @@ export type OptionName =
   | 'pull-interval'
   | 'cache-dir'
   | 'hook-secret-env'
+  | 'redis'
+  | 'trust-proxy'
   | 'help'
   | 'version';
 
@@ -64,6 +66,8 @@ const LABELS: Record<OptionName, string> = {
   'pull-interval': '--pull-interval S',
   'cache-dir': '--cache-dir DIR',
   'hook-secret-env': '--hook-secret-env VAR',
+  redis: '--redis URL',
+  'trust-proxy': '--trust-proxy',
   help: '-h, --help',
   version: '-v, --version',
 };
@@ -116,6 +120,8 @@ export const COMMANDS = {
       'pull-interval': 'with a git source: fetch every S seconds and serve a new commit (default: 60; 0: never)',
       'cache-dir': CACHE,
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
+      redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
+      'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
     },
     examples: [
       'skillport serve ./skills --watch',

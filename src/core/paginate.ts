@@ -1,12 +1,14 @@
 /**
  * Cursor pagination for the list methods. The cursor is opaque to clients
  * (MCP server/utilities/pagination: "an opaque string") and encodes an offset
- * (and, for {@link createPager}, the version of the list it belongs to); a
- * cursor this server did not mint is answered with -32602, as the
- * pagination page recommends.
+ * (and, for {@link createPager}, the version of the list it belongs to, a
+ * digest of its content, so every replica serving the same content accepts
+ * it); a cursor no server with this content minted is answered with -32602,
+ * as the pagination page recommends.
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
+import { digestText } from './digest.js';
 import { trimEndOf } from './trim.js';
 
 /** One page of a list. Pages may be shared between requests: never mutate one. */
@@ -45,15 +47,17 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, pag
   return end < items.length ? { items: page, nextCursor: encodeCursor(end) } : { items: page };
 }
 
-const VERSIONED = 'sp2:';
+const VERSIONED = 'sp3:';
+/** A version in a cursor: a content digest, or a local number for a list that has no JSON form. */
+const VERSIONED_CURSOR = /^([0-9a-f]{16}|l\d+):(\d+)$/;
 
 /** Pages over the successive versions of one list; see {@link createPager}. */
 export interface Pager {
   /**
    * A page of `items`. `view` names the audience set `items` was filtered
-   * for (core/audience.ts), if it was: a cursor minted for one view is
-   * refused for another, so a cursor cannot page through what another
-   * caller sees.
+   * for (core/audience.ts), if it was: it is part of the list's version, so
+   * a cursor minted for one view is refused for another and a cursor cannot
+   * page through what another caller sees.
    */
   page<T>(items: readonly T[], cursor: string | undefined, view?: string): Encoded<Page<T>>;
 }
@@ -68,13 +72,16 @@ interface Kept {
 
 /**
  * Pagination that survives the list being replaced (a live reload) while a
- * client pages through it. Each distinct list (by identity: a catalogue
- * hands out the same array until it changes) gets a version number, the
- * cursor carries version and offset, and the last `keep` versions stay
+ * client pages through it, and that replicas agree on. Each distinct list (by
+ * identity: a catalogue hands out the same array until it changes) gets a
+ * version, the digest of its JSON text (digest.ts), computed once per array;
+ * the cursor carries version and offset. Every process serving equal content
+ * therefore mints and accepts the same cursors, so a client round-robined
+ * across replicas pages through one listing. The last `keep` versions stay
  * reachable: a client finishes on the version it started with instead of
  * stitching pages of two catalogues together (duplicates, missing items). A
- * cursor for a version no longer kept is -32602, like any invalid cursor
- * (MCP server/utilities/pagination), and the client lists again.
+ * cursor for a version that is neither current nor kept is -32602, like any
+ * invalid cursor (MCP server/utilities/pagination), and the client lists again.
  *
  * While a version is kept, the same (version, offset) yields the same
  * {@link Encoded} page, so what a protocol derives from it (its wire form,
@@ -82,12 +89,27 @@ interface Kept {
  * list is a new array.
  */
 export function createPager(pageSize: number, keep = 8): Pager {
-  const versions = new WeakMap<object, number>();
-  const kept = new Map<number, Kept>();
-  let next = 1;
-  let lastUsed = 0;
+  const versions = new WeakMap<object, string>();
+  const kept = new Map<string, Kept>();
+  let local = 0;
+  let lastUsed = '';
 
-  function remember(version: number, items: readonly unknown[], view: string | undefined): Kept {
+  function versionOf(items: readonly unknown[], view: string | undefined): string {
+    let version = versions.get(items);
+    if (version === undefined) {
+      try {
+        version = digestText(JSON.stringify(items));
+      } catch {
+        // No JSON form (a cycle, a BigInt): a version only this process knows.
+        version = `l${++local}`;
+      }
+      versions.set(items, version);
+    }
+    // A view's version is its own, the same on every replica for the same view and content.
+    return view === undefined ? version : digestText(`${view}\u0000${version}`);
+  }
+
+  function remember(version: string, items: readonly unknown[], view: string | undefined): Kept {
     let entry = kept.get(version);
     if (entry) {
       // Already the most recently used: nothing to reorder (the common case of repeated first pages).
@@ -99,17 +121,13 @@ export function createPager(pageSize: number, keep = 8): Pager {
     kept.set(version, entry);
     lastUsed = version;
     // Maps iterate in insertion order: the first key is the least recently used.
-    while (kept.size > keep) kept.delete(kept.keys().next().value as number);
+    while (kept.size > keep) kept.delete(kept.keys().next().value as string);
     return entry;
   }
 
   return {
     page<T>(items: readonly T[], cursor: string | undefined, view?: string): Encoded<Page<T>> {
-      let version = versions.get(items);
-      if (version === undefined) {
-        version = next++;
-        versions.set(items, version);
-      }
+      let version = versionOf(items, view);
       let list: readonly T[] = items;
       let offset = 0;
       if (cursor !== undefined) {
@@ -119,14 +137,18 @@ export function createPager(pageSize: number, keep = 8): Pager {
         } catch {
           // Not base64: rejected below.
         }
-        const match = text.startsWith(VERSIONED) ? /^(\d+):(\d+)$/.exec(text.slice(VERSIONED.length)) : null;
-        const older = match ? kept.get(Number(match[1])) : undefined;
-        if (!match || !older || (older.view !== undefined && older.view !== view)) throw new InvalidParamsError('Invalid cursor', { cursor });
-        version = Number(match[1]);
-        list = older.items as readonly T[];
+        const match = text.startsWith(VERSIONED) ? VERSIONED_CURSOR.exec(text.slice(VERSIONED.length)) : null;
+        // The current list, whoever minted the cursor (another replica with the same content), or a kept one.
+        const named = match?.[1];
+        const older = named === undefined || named === version ? undefined : kept.get(named);
+        const source = named === undefined ? undefined : named === version ? items : older?.view === view ? older?.items : undefined;
+        if (named === undefined || !source || !match) throw new InvalidParamsError('Invalid cursor', { cursor });
+        version = named;
+        list = source as readonly T[];
         offset = Number(match[2]);
+        if (!Number.isSafeInteger(offset)) throw new InvalidParamsError('Invalid cursor', { cursor });
       }
-      const entry = remember(version, list, cursor === undefined ? view : (kept.get(version) as Kept).view);
+      const entry = remember(version, list, view);
       const known = entry.pages.get(offset) as Encoded<Page<T>> | undefined;
       if (known) return known;
       const end = offset + pageSize;

@@ -55,6 +55,8 @@ function allowed(file: string, target: string): boolean {
   if (target === 'yaml') return layer === 'skills';
   // JWT checks, loaded only by the OAuth resource server.
   if (target === 'jose') return file.startsWith('transport/http/auth/');
+  // The Redis client, imported on first use by the one module that speaks to Redis.
+  if (target === 'redis') return file === 'transport/redis.ts';
   // The JSON Schema validator, loaded by tool definitions on first use.
   if (target === '@cfworker/json-schema') return file === 'core/tool-schema.ts';
   if (target.startsWith('node:')) {

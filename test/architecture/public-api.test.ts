@@ -51,7 +51,16 @@ describe('public API', () => {
 
   it('exports the Streamable HTTP transport from skillport/http', async () => {
     const entry = await import('../../src/http.js');
-    expect(Object.keys(entry).sort()).toEqual(['GIT_HOOK_PATH', 'createGitHook', 'createHttpHandler', 'serveHttp', 'toNodeHandler', 'verifyGitHook']);
+    expect(Object.keys(entry).sort()).toEqual([
+      'GIT_HOOK_PATH',
+      'connectRedis',
+      'createChangeBus',
+      'createGitHook',
+      'createHttpHandler',
+      'serveHttp',
+      'toNodeHandler',
+      'verifyGitHook',
+    ]);
   });
 
   it('exports serveStdio from skillport/stdio', async () => {

@@ -26,6 +26,7 @@ const ACCEPTED: Record<string, string[]> = {
     'allow-origin',
     'allow-host',
     ...OAUTH,
+    'redis',
   ],
   list: ['dir', 'prefix', 'json'],
   get: ['dir', 'arg', 'prefix', 'json'],
@@ -55,8 +56,9 @@ const VALUES: Record<string, string | undefined> = {
   'auth-introspection': 'https://login.example.com/introspect',
   'auth-client-id': 'skillport',
   'auth-client-secret-env': 'SECRET',
+  redis: 'redis://127.0.0.1:1',
 };
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', ...OAUTH];
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'redis', 'trust-proxy', ...OAUTH];
 const ALL = [...new Set([...Object.values(ACCEPTED).flat(), 'json', 'strict', 'watch'])];
 
 /** The command line of `command` with `option`; get and complete get the positionals they need. */
@@ -88,7 +90,8 @@ describe('flags per command', () => {
   });
 
   it.each(HTTP_ONLY)('serve refuses --%s over stdio', async (option) => {
-    const result = await runCli('serve', VALID, `--${option}`, VALUES[option] as string);
+    const value = VALUES[option];
+    const result = await runCli('serve', VALID, `--${option}`, ...(value === undefined ? [] : [value]));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--${option} applies only with --http`);
   });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
 import { type Message, modern } from '../_wire.js';
+import { runCli } from './_run.js';
 
 const VALID = `${ROOT}test/fixtures/skills/valid`;
 const DEFAULT_INSTRUCTIONS =
@@ -97,6 +98,17 @@ describe('skillport serve replicas', () => {
     } finally {
       await Promise.all([first.close(), second.close(), stranger.close()]);
     }
+  });
+
+  it('stops with a plain message, and no password, when --redis is not a Redis URL or Redis is out of reach', async () => {
+    const bad = await runCli('serve', BUNDLED, '--http', '127.0.0.1:0', '--redis', 'http://user:hunter2@127.0.0.1:6379');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('the Redis URL must look like redis://');
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once, every retry.
+    const away = await runCli('serve', BUNDLED, '--http', '127.0.0.1:0', '--log-level', 'silent', '--redis', 'redis://user:hunter2@127.0.0.1:1');
+    expect(away.code).toBe(1);
+    expect(away.stderr).toBe('skillport: Redis at 127.0.0.1:1 is out of reach\n');
+    expect(bad.stderr + away.stderr).not.toContain('hunter2');
   });
 
   it('refuses a key shorter than 32 bytes', async () => {

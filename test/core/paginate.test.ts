@@ -63,7 +63,7 @@ describe('createPager', () => {
     const items = ['a', 'b', 'c'];
     const first = pager.page(items, undefined);
     const version = atob(first.nextCursor!).split(':')[1];
-    const forged = btoa(`sp2:${version}:1`);
+    const forged = btoa(`sp3:${version}:1`);
     const page = pager.page(items, forged);
     expect(page.items).toEqual(['b', 'c']);
     expect(pager.page(items, forged)).not.toBe(page);

@@ -9,8 +9,9 @@ import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from 
 import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { OAUTH_FLAGS, oauthOptions } from './serve-auth.js';
+import { shareChanges } from './share-changes.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', ...OAUTH_FLAGS] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', 'redis', 'trust-proxy', ...OAUTH_FLAGS] as const;
 const GIT_ONLY = ['pull-interval', 'cache-dir', 'hook-secret-env'] as const;
 
 /** The secret of POST /hooks/git: from the variable --hook-secret-env names, else SKILLPORT_HOOK_SECRET; none turns the hook off. */
@@ -83,6 +84,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     const oauth = oauthOptions(values, env);
     const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
     if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
+    const redis = values.redis ?? env.SKILLPORT_REDIS_URL;
     const running = await serveHttp(server, {
       host,
       port,
@@ -92,11 +94,15 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
       ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
       ...(hook ? { routes: { [GIT_HOOK_PATH]: hook } } : {}),
+      ...(redis ? { redis } : {}),
+      ...(values['trust-proxy'] ? { trustProxy: true } : {}),
     });
+    const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
     if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
+    stopSharing?.();
     await running.close();
   } else {
     const running = serveStdio(server, { input: io.stdin, output: io.stdout, logger });

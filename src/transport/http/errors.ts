@@ -42,6 +42,8 @@ export const Rejections = {
     code: ErrorCode.InternalError,
     message: 'Service Unavailable: too many answer bytes are waiting for their clients; retry shortly',
   },
+  // Shared state (Redis) out of reach: the session may well exist, so not 404; retry shortly.
+  SharedStateUnavailable: { status: 503, code: ErrorCode.InternalError, message: 'Service Unavailable: shared session state is out of reach; retry shortly' },
   Internal: { status: 500, code: ErrorCode.InternalError, message: 'Internal error' },
 } as const satisfies Record<string, Rejection>;
 

@@ -6,7 +6,8 @@
  *
  * One endpoint serves every revision at once. A POST's body is parsed and
  * handed to the resolver (protocol/resolve.ts) once, with the headers and the
- * session it names; its decision picks the route: the stateless route for a
+ * session it names (held here, or with shared state rebuilt from it first:
+ * shared-sessions.ts); its decision picks the route: the stateless route for a
  * 2026-07-28 request (stateless-route.ts), the session routes for the
  * revisions that start with initialize (session-routes.ts: sessions, their
  * GET stream, DELETE), or the answer the resolver already wrote. GET and
@@ -14,7 +15,7 @@
  *
  * Before any of that: the `Host` and `Origin` allow-lists (DNS rebinding),
  * CORS for pages on allowed origins, the optional bearer token, the body
- * cap, and the media types.
+ * cap, and the media types. Even before those, the health paths (health.ts).
  */
 import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseErrorResponse, parseMessage } from '../../jsonrpc/messages.js';
@@ -27,12 +28,15 @@ import { preflight, withCors } from './cors.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
+import { healthReply } from './health.js';
 import type { HttpHandler, HttpOptions, HttpRoute } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
 import { createSessionRoutes } from './session-routes.js';
 import { createSessionStore, type Session } from './sessions.js';
+import { createSharedSessions } from './shared-sessions.js';
 import { createStatelessRoute } from './stateless-route.js';
+import { createStreamCaps } from './stream-caps.js';
 import { fromWebRequest, toWebResponse } from './web.js';
 
 const METHODS_ALLOWED = 'GET, POST, DELETE';
@@ -72,38 +76,24 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   // Protected Resource Metadata only where it can name an authorization server (see auth.ts).
   const authorizationServers = tokenValid && options.authorizationServers?.length ? options.authorizationServers : undefined;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000 });
-  const sweeper = setInterval(() => store.sweep(), Math.max(1000, Math.min(idleMs / 2, 60_000)));
+  // With shared state a message for a session without a GET stream is not kept: the stream may reopen elsewhere.
+  const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000, backlog: !options.shared });
+  const shared = options.shared && sessionsEnabled ? createSharedSessions(options.shared, store, server, idleMs, logger) : undefined;
+  const sweeper = setInterval(
+    () => {
+      store.sweep();
+      shared?.refresh();
+    },
+    Math.max(1000, Math.min(idleMs / 2, 60_000)),
+  );
   (sweeper as { unref?: () => void }).unref?.();
 
   /** Answers in flight, so close() can wait for them. */
   let answering = 0;
   let allAnswered: (() => void) | undefined;
 
-  // Long-lived streams (listen requests, GET streams), overall and per client address.
-  const maxStreams = options.maxStreams ?? 1000;
-  const maxStreamsPerClient = options.maxStreamsPerClient ?? 32;
-  let openStreams = 0;
-  const streamsByClient = new Map<string, number>();
-
-  /** Takes a stream place for the request's client: its release function, or undefined when full (429). */
-  function takeStream(request: HttpRequest): (() => void) | undefined {
-    const client = request.client;
-    const mine = client === undefined ? 0 : (streamsByClient.get(client) ?? 0);
-    if (openStreams >= maxStreams || mine >= maxStreamsPerClient) return undefined;
-    openStreams++;
-    if (client !== undefined) streamsByClient.set(client, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      openStreams--;
-      if (client === undefined) return;
-      const left = (streamsByClient.get(client) ?? 1) - 1;
-      if (left > 0) streamsByClient.set(client, left);
-      else streamsByClient.delete(client);
-    };
-  }
+  // Long-lived streams (listen requests, GET streams), overall and per client (stream-caps.ts).
+  const takeStream = createStreamCaps(options.maxStreams ?? 1000, options.maxStreamsPerClient ?? 32, options.trustProxy === true);
 
   /** Counts an answer in flight until the returned function is called (once). */
   function track(): () => void {
@@ -121,7 +111,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return errorResponse(id, ErrorCode.InternalError, 'Internal error');
   }
 
-  const routeContext = { keepAliveMs, track, internalError, takeStream };
+  const routeContext = { keepAliveMs, track, internalError, takeStream, ...(shared ? { saved: shared.saved } : {}) };
   const sessions = createSessionRoutes(server, store, sessionsEnabled, logger, routeContext);
   const stateless = createStatelessRoute(server, routeContext);
 
@@ -147,6 +137,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
 
   const lifecycle = createLifecycle(async () => {
     clearInterval(sweeper);
+    shared?.close();
     await drain({
       // The one-request connections of the stateless route, then the sessions.
       connections: () => [...stateless.inFlight, ...store.all().map(drainable)],
@@ -192,33 +183,73 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     if (!parsed.ok) return jsonReply(parsed.response, 400);
     // Sessions turned off: a session header names nothing (and is ignored).
     const sessionId = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
-    const session = sessionId === null ? undefined : ownSession(sessionId, principal);
-    let resolved = resolve(parsed.value, {
-      session: session?.connection.session,
-      http: { headers: request.headers, unknownSession: sessionId !== null && !session },
+    const routeIn = (session: Session | undefined): HttpReply | Promise<HttpReply> => {
+      let resolved = resolve(parsed.value, {
+        session: session?.connection.session,
+        http: { headers: request.headers, unknownSession: sessionId !== null && !session },
+      });
+      if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
+      // Who the token names goes with the request to its handlers (ctx.principal).
+      if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
+      if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
+      return sessions.post(resolved, accept, session);
+    };
+    // The resolver is synchronous: a shared session is looked up (and rebuilt) before it.
+    return sessionId === null ? routeIn(undefined) : withSession(sessionId.trim(), principal, routeIn);
+  }
+
+  /**
+   * Calls `then` with the session named `id` (local, or shared when
+   * configured), or undefined when unknown, or when another subject's token
+   * opened it: to this caller it does not exist.
+   */
+  function withSession(
+    id: string,
+    principal: Principal | undefined,
+    then: (session: Session | undefined) => HttpReply | Promise<HttpReply>,
+  ): HttpReply | Promise<HttpReply> {
+    const own = (session: Session | undefined): HttpReply | Promise<HttpReply> => then(session && session.owner !== principal?.subject ? undefined : session);
+    const found = shared ? shared.find(id) : store.get(id);
+    if (!(found instanceof Promise)) return own(found);
+    return found.then(own, (error: unknown) => {
+      logger.warn('Cannot look up a shared session', error);
+      return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
     });
-    if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
-    // Who the token names goes with the request to its handlers (ctx.principal).
-    if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
-    if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
-    return sessions.post(resolved, accept, session);
   }
 
-  /** The session named `id`, unless another subject's token opened it: to this caller it does not exist. */
-  function ownSession(id: string, principal: Principal | undefined): Session | undefined {
-    const session = store.get(id.trim());
-    return session && session.owner !== principal?.subject ? undefined : session;
-  }
-
-  function sessionFor(request: HttpRequest, principal: Principal | undefined): Session | HttpReply {
+  function withNamedSession(
+    request: HttpRequest,
+    principal: Principal | undefined,
+    then: (session: Session) => HttpReply | Promise<HttpReply>,
+  ): HttpReply | Promise<HttpReply> {
     const id = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
     // Without a session there is no GET stream and nothing to delete: 405, as a
     // 2026-07-28 server answers (streamable-http §Backward Compatibility).
     if (id === null) return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
-    return ownSession(id, principal) ?? reject(Rejections.SessionNotFound);
+    return withSession(id.trim(), principal, (session) => (session ? then(session) : reject(Rejections.SessionNotFound)));
+  }
+
+  function endSession(session: Session): HttpReply | Promise<HttpReply> {
+    logger.debug(`Ending session ${session.id} on DELETE`);
+    const ended: HttpReply = { status: 204, headers: {} };
+    if (!shared) {
+      store.end(session.id);
+      return ended;
+    }
+    return shared.end(session.id).then(
+      () => ended,
+      (error: unknown) => {
+        logger.warn('Cannot end a shared session', error);
+        return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
+      },
+    );
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
+    // Health checks first: they pass no Host, Origin or token check and reveal nothing (health.ts).
+    // (Unless the MCP endpoint itself was put at one of their paths.)
+    const health = request.pathname === path ? undefined : healthReply(request, lifecycle.state === 'serving', options.ready);
+    if (health) return health;
     if (lifecycle.state !== 'serving') return reject(Rejections.ShuttingDown);
     // DNS-rebinding defence first, before anything else is revealed.
     if (!hostAllowed(request.host)) return reject(Rejections.HostNotAllowed);
@@ -265,17 +296,10 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     switch (request.method) {
       case 'POST':
         return post(request, principal);
-      case 'GET': {
-        const session = sessionFor(request, principal);
-        return 'connection' in session ? sessions.get(request, session) : session;
-      }
-      case 'DELETE': {
-        const session = sessionFor(request, principal);
-        if (!('connection' in session)) return session;
-        store.end(session.id);
-        logger.debug(`Ended session ${session.id} on DELETE`);
-        return { status: 204, headers: {} };
-      }
+      case 'GET':
+        return withNamedSession(request, principal, (session) => sessions.get(request, session));
+      case 'DELETE':
+        return withNamedSession(request, principal, endSession);
       default:
         return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
     }

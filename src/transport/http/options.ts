@@ -2,8 +2,8 @@
  * The options and the interface of the Streamable HTTP handler.
  */
 import type { Logger } from '../../server/index.js';
+import type { SharedState } from '../shared-state.js';
 import type { OAuthOptions } from './auth/oauth-options.js';
-
 import type { HeaderReader } from './request.js';
 
 /** A request as a route of {@link HttpOptions.routes} sees it. */
@@ -103,8 +103,26 @@ export interface HttpOptions {
    * the bearer token: each guards itself (a webhook has its own secret).
    */
   routes?: Readonly<Record<string, HttpRoute>>;
+  /**
+   * Count `maxStreamsPerClient` by the last `X-Forwarded-For` address (the
+   * one the nearest proxy saw) instead of the remote address. Only when
+   * every request comes through that proxy. Default false.
+   */
+  trustProxy?: boolean;
   /** How long {@link HttpHandler.close} lets in-flight requests finish. Default 5000 ms. */
   drainTimeoutMs?: number;
+  /**
+   * State shared with other replicas of this server (see `connectRedis`):
+   * legacy sessions live there, so any replica serves any session. Default:
+   * none, everything stays in this process.
+   */
+  shared?: SharedState;
+  /**
+   * Readiness for `GET /readyz` (e.g. shared state reachable); false, a
+   * throw or no answer within 2 s is 503. Default: ready while serving.
+   * `GET /healthz` is 200 while the process is up.
+   */
+  ready?: () => boolean | Promise<boolean>;
   logger?: Logger;
 }
 

@@ -7,6 +7,7 @@ import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Server, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
+import { type ChangeBus, createChangeBus, type SharedState } from '../shared-state.js';
 import { createHttpHandler } from './handler.js';
 import { toNodeHandler } from './node.js';
 import type { HttpOptions } from './options.js';
@@ -37,6 +38,14 @@ export interface ServeHttpOptions extends HttpOptions {
    * wait, new requests get 503 with `Retry-After` (as in `toNodeHandler`). Default 64 MiB.
    */
   maxBufferedResponseBytes?: number;
+  /**
+   * A Redis URL (`redis://[user:password@]host:port[/db]`, `rediss://` for
+   * TLS) shared by the replicas of this server: legacy sessions live there
+   * (any replica serves any session), `/readyz` fails while it is out of
+   * reach, and {@link HttpServer.changes} tells replicas of catalogue changes.
+   * The `redis` package is loaded only when this is set.
+   */
+  redis?: string;
 }
 
 /** A running HTTP server. */
@@ -49,6 +58,11 @@ export interface HttpServer {
    * closes every connection.
    */
   close(): Promise<void>;
+  /**
+   * With `redis`: catalogue changes between replicas. Publish when this
+   * replica's source changed; subscribe to sync it when another's did.
+   */
+  readonly changes?: ChangeBus;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -67,7 +81,16 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   if (!LOOPBACK.has(splitHost(host).hostname) && !LOOPBACK.has(host) && options.allowedHosts === undefined) {
     logger.warn(`Listening on ${host}, but only localhost Host headers are allowed; set allowedHosts to the names clients use`);
   }
-  const handler = createHttpHandler(server, options);
+  let shared: SharedState | undefined;
+  let ready = options.ready;
+  if (options.redis !== undefined) {
+    const { connectRedis } = await import('../redis.js');
+    const redis = await connectRedis(options.redis, { logger });
+    shared = redis;
+    const own = options.ready;
+    ready = async () => (await redis.ping()) && (own ? await own() : true);
+  }
+  const handler = createHttpHandler(server, { ...options, ...(shared ? { shared } : {}), ...(ready ? { ready } : {}) });
   const handle = toNodeHandler(handler, {
     logger,
     ...(options.maxBufferedResponseBytes !== undefined ? { maxBufferedResponseBytes: options.maxBufferedResponseBytes } : {}),
@@ -91,9 +114,14 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   nodeServer.maxConnections = maxConnections;
   nodeServer.on('drop', () => logger.debug(`Closed a connection over maxConnections (${maxConnections})`));
   await new Promise<void>((resolve, reject) => {
-    nodeServer.once('error', reject);
+    const failed = (error: Error): void => {
+      // Not listening (the port is taken): the Redis connections must not keep the process alive.
+      void shared?.close();
+      reject(error);
+    };
+    nodeServer.once('error', failed);
     nodeServer.listen(options.port ?? 0, host, () => {
-      nodeServer.off('error', reject);
+      nodeServer.off('error', failed);
       resolve();
     });
   });
@@ -125,6 +153,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
     await handler.close();
     await drain({ connections: () => [sockets], settled: () => stopped, timeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS });
     await stopped;
+    await shared?.close();
   });
-  return { url, close: () => lifecycle.close() };
+  return { url, close: () => lifecycle.close(), ...(shared ? { changes: createChangeBus(shared) } : {}) };
 }

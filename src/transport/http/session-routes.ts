@@ -26,6 +26,12 @@ export interface RouteContext {
   internalError(id: JsonRpcRequest['id'], error: unknown): JsonRpcResponse;
   /** Takes a place for a long-lived stream; undefined when the caps are reached. */
   takeStream(request: HttpRequest): (() => void) | undefined;
+  /**
+   * Told after each message a session handled, so shared state can record it
+   * (shared-sessions.ts); a promise when it writes, which the answer waits
+   * for: the client's next request may land on another replica.
+   */
+  saved?(session: Session): Promise<void> | undefined;
 }
 
 /** The session routes. */
@@ -42,6 +48,7 @@ const accepted = (): HttpReply => ({ status: 202, headers: {} });
 /** Creates the session routes over a handler's session store. */
 export function createSessionRoutes(server: Server, store: SessionStore, sessionsEnabled: boolean, logger: Logger, context: RouteContext): SessionRoutes {
   const { keepAliveMs, track, internalError, takeStream } = context;
+  const saved = context.saved ?? (() => undefined);
 
   function answer(
     session: Session | undefined,
@@ -57,11 +64,16 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
       session.exchanges.set(id, exchange);
     }
     const settle = (response: JsonRpcResponse | undefined): void => {
-      exchange.finish(response);
-      if (!session) return;
-      session.exchanges.delete(id);
-      session.inFlight--;
-      session.lastActive = Date.now();
+      const finish = (): void => {
+        exchange.finish(response);
+        if (!session) return;
+        session.exchanges.delete(id);
+        session.inFlight--;
+        session.lastActive = Date.now();
+      };
+      const writing = session ? saved(session) : undefined;
+      if (writing) writing.then(finish);
+      else finish();
     };
     run(exchange).then(settle, (error: unknown) => settle(internalError(id, error)));
     return exchange.response;
@@ -72,7 +84,11 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
       session.lastActive = Date.now();
       // Notifications and responses (the answers to the server's own questions) go to the
       // session, and get 202 with no body (2025-06-18 basic/transports §Sending Messages).
-      if (resolved.kind !== 'request') return session.connection.handle(resolved).then(accepted);
+      if (resolved.kind !== 'request')
+        return session.connection
+          .handle(resolved)
+          .then(() => saved(session))
+          .then(accepted);
       return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept);
     }
     if (resolved.kind === 'request' && resolved.scope === 'initialize') return initialize(resolved, accept);
@@ -105,6 +121,7 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
         return reject(Rejections.TooManySessions, id);
       }
       logger.debug(`Opened session ${session.id}`);
+      await saved(session);
       return answer(undefined, async () => response, id, accept, { [HEADER.sessionId]: session.id });
     })();
   }

@@ -54,12 +54,21 @@ export interface SessionStoreOptions {
   maxSessions: number;
   /** The clock, for tests. */
   now?: () => number;
+  /**
+   * Keep what is sent while no GET stream is open, for the next one. Default
+   * true; false when sessions are shared by replicas (shared-sessions.ts):
+   * the next GET stream may open on a replica that already delivered it.
+   */
+  backlog?: boolean;
 }
 
 /** The sessions of one handler. */
 export interface SessionStore {
-  /** Opens a session that is not yet reachable by id (until {@link SessionStore.register}). */
-  open(server: Server): Session;
+  /**
+   * Opens a session that is not yet reachable by id (until {@link SessionStore.register}),
+   * under a new id, or under `id` when rebuilding a shared session.
+   */
+  open(server: Server, id?: string): Session;
   /** Makes a session reachable by its id; false when the store is full of busy sessions. */
   register(session: Session): boolean;
   get(id: string): Session | undefined;
@@ -89,10 +98,10 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   }
 
   return {
-    open(server) {
+    open(server, id) {
       const backlog: JsonRpcOutgoing[] = [];
       const session: Session = {
-        id: randomUUID(),
+        id: id ?? randomUUID(),
         stream: undefined,
         inFlight: 0,
         exchanges: new Map(),
@@ -108,6 +117,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
             const exchange = relatedTo === undefined ? undefined : session.exchanges.get(relatedTo);
             if (exchange && 'method' in message) return exchange.notify(message);
             if (session.stream?.open) return session.stream.send(message);
+            if (options.backlog === false) return;
             if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
             backlog.push(message);
           },

@@ -1,0 +1,66 @@
+/**
+ * What replicas of one server share, as a small interface: records with an
+ * expiry (legacy session records) and broadcast topics (a session ended, a
+ * catalogue changed). `redis.ts` implements it on Redis; tests or other
+ * stores can implement it too. Without one, a process keeps everything to
+ * itself, as a single server always did.
+ */
+
+/** Shared records and topics; every method may reject when the store is out of reach. */
+export interface SharedState {
+  /** This process's random id, so a replica can skip its own broadcasts. */
+  readonly replica: string;
+  get(key: string): Promise<string | undefined>;
+  /** Stores `value` under `key` for `ttlMs`. */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Extends the life of `key` to `ttlMs` from now; false when it no longer exists. */
+  touch(key: string, ttlMs: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Sends `message` to every subscriber of `topic` on every replica, this one included. */
+  publish(topic: string, message: string): Promise<void>;
+  /** Calls `listener` for each message on `topic`; returns the function that stops it. */
+  subscribe(topic: string, listener: (message: string) => void): () => void;
+  /** Whether the store answers now (for readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A change of what is served, as replicas tell each other. */
+export interface CatalogueChange {
+  /** What the new content is, when the source names it (a commit); absent for a folder. */
+  readonly revision?: string;
+}
+
+/**
+ * Catalogue changes between replicas: the replica that sees a change (its
+ * watcher, a poll, a hook) publishes it, and every other replica syncs its
+ * own source; each then tells its own clients, so each stream is told once.
+ */
+export interface ChangeBus {
+  publish(change: CatalogueChange): Promise<void>;
+  /** Calls `listener` for changes other replicas publish (never this one's); returns the function that stops it. */
+  subscribe(listener: (change: CatalogueChange) => void): () => void;
+}
+
+const CATALOGUE_TOPIC = 'catalogue';
+
+/** The change bus over shared state. */
+export function createChangeBus(shared: SharedState): ChangeBus {
+  return {
+    publish(change) {
+      return shared.publish(CATALOGUE_TOPIC, JSON.stringify({ from: shared.replica, ...change }));
+    },
+    subscribe(listener) {
+      return shared.subscribe(CATALOGUE_TOPIC, (message) => {
+        let parsed: { from?: unknown; revision?: unknown };
+        try {
+          parsed = JSON.parse(message) as typeof parsed;
+        } catch {
+          return;
+        }
+        if (parsed.from === shared.replica) return;
+        listener(typeof parsed.revision === 'string' ? { revision: parsed.revision } : {});
+      });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * A whole cluster for a test: one Redis, three skillport replicas on a copy
+ * of the bundled skills (the first watches the folder, the others learn of
+ * changes only through Redis), and nginx in front, round-robin. `stop` ends
+ * them all and removes the temporary folder, whatever state they are in.
+ */
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../_stdio-client.js';
+import { createReplica, type Replica, type Started, startNginx, startRedis, tempDir } from './_processes.js';
+
+/** Shared by every replica, so any of them opens another's input-required state. */
+export const REQUEST_STATE_KEY = 'cluster test key, thirty-two bytes or more';
+export const PAGE_SIZE = 2;
+
+export interface Cluster {
+  folder: string;
+  redis: Started & { url: string };
+  replicas: Replica[];
+  nginx: Started & { url: string; accessLog(): string[] };
+  stop(): Promise<void>;
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const dir = tempDir('skillport-cluster-');
+  const folder = join(dir.path, 'skills');
+  cpSync(`${ROOT}skills`, folder, { recursive: true });
+  const started: Started[] = [];
+  const stop = async (): Promise<void> => {
+    for (const one of started.reverse()) await one.stop().catch(() => {});
+    dir.cleanup();
+  };
+  try {
+    mkdirSync(join(dir.path, 'redis'));
+    const redis = await startRedis(join(dir.path, 'redis'));
+    started.push(redis);
+    const replicas: Replica[] = [];
+    for (let i = 0; i < 3; i++) {
+      const replica = await createReplica({
+        folder,
+        redis: redis.url,
+        args: ['--page-size', String(PAGE_SIZE), ...(i === 0 ? ['--watch'] : [])],
+        env: { SKILLPORT_REQUEST_STATE_KEY: REQUEST_STATE_KEY },
+      });
+      started.push(replica);
+      await replica.start();
+      replicas.push(replica);
+    }
+    mkdirSync(join(dir.path, 'nginx'));
+    const nginx = await startNginx(
+      join(dir.path, 'nginx'),
+      replicas.map((r) => r.port),
+    );
+    started.push(nginx);
+    return { folder, redis, replicas, nginx, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The replicas (by `127.0.0.1:PORT`) that nginx sent `method` requests to, in access-log lines. */
+export function upstreamsOf(lines: readonly string[], method: string): Set<string> {
+  const seen = new Set<string>();
+  for (const line of lines) {
+    const [verb, , ...upstreams] = line.split(' ');
+    if (verb !== method) continue;
+    for (const each of upstreams.join('').split(',')) if (each) seen.add(each);
+  }
+  return seen;
+}

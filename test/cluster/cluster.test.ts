@@ -1,0 +1,246 @@
+/**
+ * Three replicas behind nginx (round-robin), sharing one Redis: the official
+ * v2 client at 2026-07-28 and the v1 client with a legacy session and its
+ * GET stream, through the balancer. Paging crosses replicas, sessions follow
+ * their requests, input-required retries land anywhere, a folder change
+ * reaches every listening client exactly once, and a restart of every
+ * replica keeps legacy sessions.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { modern } from '../_wire.js';
+import { Figures, writeSection } from '../reliability/_report.js';
+import { type Cluster, PAGE_SIZE, startCluster, upstreamsOf } from './_cluster.js';
+import { until } from './_processes.js';
+
+let cluster: Cluster;
+const closers: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  cluster = await startCluster();
+});
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+async function modernClient(url: string): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'cluster-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new HttpV2(new URL(url)));
+  closers.push(() => client.close());
+  return client;
+}
+
+/** A v1 client with a legacy session; `streams` counts the GET streams it got open. */
+async function legacyClient(url: string): Promise<{ client: ClientV1; transport: HttpV1; streams: () => number }> {
+  let streams = 0;
+  const transport = new HttpV1(new URL(url), {
+    fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      if ((init?.method ?? 'GET') === 'GET' && response.ok) streams++;
+      return response;
+    }) as typeof fetch,
+  });
+  const client = new ClientV1({ name: 'cluster-v1', version: '1.0.0' });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return { client, transport, streams: () => streams };
+}
+
+/** Every prompt name, paged by hand with raw 2026-07-28 requests. */
+async function rawPromptNames(url: string): Promise<string[]> {
+  const names: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const body = { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: modern(cursor === undefined ? {} : { cursor }) };
+    const { result } = JSON.parse((await httpSend(url, { headers: modernHeaders(body), body: JSON.stringify(body) })).body);
+    names.push(...result.prompts.map((p: { name: string }) => p.name));
+    cursor = result.nextCursor;
+  } while (cursor !== undefined);
+  return names;
+}
+
+type Lister = (cursor: string | undefined) => Promise<{ items: unknown[]; nextCursor?: string | undefined }>;
+
+async function walk(list: Lister): Promise<{ items: unknown[]; pages: number }> {
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await list(cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  return { items, pages };
+}
+
+function listers(client: ClientV2 | ClientV1): Record<string, Lister> {
+  const at = (cursor: string | undefined) => (cursor === undefined ? undefined : { cursor });
+  return {
+    prompts: async (cursor) => {
+      const page = await client.listPrompts(at(cursor));
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    },
+    resources: async (cursor) => {
+      const page = await client.listResources(at(cursor));
+      return { items: page.resources, nextCursor: page.nextCursor };
+    },
+    templates: async (cursor) => {
+      const page = await client.listResourceTemplates(at(cursor));
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    },
+    tools: async (cursor) => {
+      const page = await client.listTools(at(cursor));
+      return { items: page.tools, nextCursor: page.nextCursor };
+    },
+  };
+}
+
+describe('a cluster behind nginx', () => {
+  it('pages every list across replicas into exactly one replica’s listing (2026-07-28, v2 client)', async () => {
+    const direct = listers(await modernClient(cluster.replicas[1]?.url as string));
+    const balanced = listers(await modernClient(cluster.nginx.url));
+    const before = cluster.nginx.accessLog().length;
+    let pages = 0;
+    for (const [name, list] of Object.entries(balanced)) {
+      // The v2 client follows nextCursor itself when called without one: each page is a request.
+      const expected = await walk(direct[name] as Lister);
+      expect((await walk(list)).items, name).toEqual(expected.items);
+      pages += Math.max(1, Math.ceil(expected.items.length / PAGE_SIZE));
+    }
+    expect(pages).toBeGreaterThan(8);
+    // Every page was a request of its own, and the balancer spread them over all three replicas.
+    await until('nginx to log the requests', () => cluster.nginx.accessLog().length >= before + pages);
+    const posts = cluster.nginx.accessLog().slice(before);
+    expect(posts.filter((line) => line.startsWith('POST 200 ')).length).toBeGreaterThanOrEqual(pages);
+    expect(upstreamsOf(posts, 'POST').size).toBe(3);
+  });
+
+  it('keeps a legacy session (v1 client) working as its requests land on different replicas', async () => {
+    const before = cluster.nginx.accessLog().length;
+    const { client, transport } = await legacyClient(cluster.nginx.url);
+    const id = transport.sessionId;
+    expect(id).toBeDefined();
+    const direct = listers(await modernClient(cluster.replicas[0]?.url as string));
+    for (const [name, list] of Object.entries(listers(client))) {
+      expect((await walk(list)).items, name).toEqual((await walk(direct[name] as Lister)).items);
+    }
+    await client.subscribeResource({ uri: 'skill://commit-message/SKILL.md' });
+    const read = await client.readResource({ uri: 'skill://commit-message/SKILL.md' });
+    expect(JSON.stringify(read.contents)).toContain('commit-message');
+    expect(transport.sessionId).toBe(id);
+    const posts = cluster.nginx
+      .accessLog()
+      .slice(before)
+      .filter((line) => line.startsWith('POST'));
+    expect(posts.every((line) => line.split(' ')[1] === '200' || line.split(' ')[1] === '202')).toBe(true);
+    expect(upstreamsOf(cluster.nginx.accessLog().slice(before), 'POST').size).toBe(3);
+  });
+
+  it('answers an input-required retry on another replica than the one that asked', async () => {
+    const ask = (extra: Record<string, unknown> = {}) => {
+      const params = modern({ name: 'code-review', arguments: { focus: 'security' }, ...extra });
+      params._meta['io.modelcontextprotocol/clientCapabilities'] = { elicitation: {} };
+      const body = { jsonrpc: '2.0', id: 1, method: 'prompts/get', params };
+      return httpSend(cluster.nginx.url, { headers: modernHeaders(body), body: JSON.stringify(body) });
+    };
+    const before = cluster.nginx.accessLog().length;
+    const asked = JSON.parse((await ask()).body);
+    expect(asked.result.resultType).toBe('input_required');
+    const done = JSON.parse(
+      (
+        await ask({
+          inputResponses: { prompt_arguments: { action: 'accept', content: { language: 'go' } } },
+          requestState: asked.result.requestState,
+        })
+      ).body,
+    );
+    expect(done.result.resultType).toBe('complete');
+    expect(JSON.stringify(done.result.messages)).toContain('go');
+    await until('nginx to log both requests', () => cluster.nginx.accessLog().length >= before + 2);
+    const [first, second] = cluster.nginx.accessLog().slice(before, before + 2);
+    expect(first?.split(' ')[2]).not.toBe(second?.split(' ')[2]);
+  });
+
+  it('tells every listening client of a folder change exactly once, from whichever replica holds its stream', async () => {
+    const modernSeen: number[] = [];
+    const legacySeen: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      modernSeen.push(0);
+      const client = await modernClient(cluster.nginx.url);
+      client.setNotificationHandler('notifications/prompts/list_changed', () => {
+        modernSeen[i] = (modernSeen[i] ?? 0) + 1;
+      });
+      const subscription = await client.listen({ promptsListChanged: true }, { timeout: 5000 });
+      closers.push(() => subscription.close());
+    }
+    const legacy: Array<{ streams: () => number }> = [];
+    for (let i = 0; i < 3; i++) {
+      legacySeen.push(0);
+      const one = await legacyClient(cluster.nginx.url);
+      one.client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+        legacySeen[i] = (legacySeen[i] ?? 0) + 1;
+      });
+      legacy.push(one);
+    }
+    await until('every legacy GET stream to open', () => legacy.every((one) => one.streams() === 1));
+
+    // A new skill appears whole (renamed in), so the watcher sees one change.
+    const staging = join(dirname(cluster.folder), 'staging', 'cluster-added');
+    mkdirSync(staging, { recursive: true });
+    writeFileSync(join(staging, 'SKILL.md'), '---\nname: cluster-added\ndescription: Added while the cluster serves.\n---\nHello from a change.\n');
+    const changedAt = Date.now();
+    renameSync(staging, join(cluster.folder, 'cluster-added'));
+
+    // Raw requests straight to each replica: the v2 client would answer from its cache (ttlMs).
+    const converged: number[] = [];
+    await until('every replica to serve the new skill', async () => {
+      for (const [i, replica] of cluster.replicas.entries()) {
+        if (converged[i] !== undefined) continue;
+        if ((await rawPromptNames(replica.url)).includes('cluster-added')) converged[i] = Date.now() - changedAt;
+      }
+      return converged.filter((t) => t !== undefined).length === 3;
+    });
+    await until('every listener to hear of it', () => [...modernSeen, ...legacySeen].every((n) => n >= 1));
+    // Time for a duplicate to arrive, if one were on its way.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const figures = new Figures();
+    figures.add('Replicas / listeners (2026 listen streams + legacy GET streams), all through nginx', '3 / 3 + 3');
+    figures.add('Time for each replica to serve the new skill (ms; the first watches, the others hear through Redis)', converged.join(', '));
+    figures.add('prompts/list_changed per 2026 listener', modernSeen.join(', '));
+    figures.add('prompts/list_changed per legacy listener', legacySeen.join(', '));
+    const all = [...modernSeen, ...legacySeen];
+    figures.add('Listeners told twice or more / never', `${all.filter((n) => n > 1).length} / ${all.filter((n) => n === 0).length}`);
+    writeSection('cluster-change', `### Cluster: a folder change (test:cluster)\n\nTimings vary run to run; the counts must not.\n\n${figures.table()}`);
+    expect(modernSeen).toEqual([1, 1, 1]);
+    expect(legacySeen).toEqual([1, 1, 1]);
+  });
+
+  it('keeps legacy sessions across a restart of every replica', async () => {
+    const { client, transport } = await legacyClient(cluster.nginx.url);
+    await client.listPrompts();
+    const id = transport.sessionId;
+    for (const replica of cluster.replicas) await replica.stop();
+    for (const replica of cluster.replicas) await replica.start();
+    // While all were down nginx may have marked them failed (the client's GET stream retried);
+    // it routes again once each has answered. Requests during a total outage fail, of course:
+    // what must survive is the session.
+    const readyz = cluster.nginx.url.replace(/\/mcp$/, '/readyz');
+    let answered = 0;
+    await until('nginx to route to the restarted replicas', async () => {
+      answered = (await fetch(readyz)).ok ? answered + 1 : 0;
+      return answered >= 3;
+    });
+    for (let i = 0; i < 3; i++) expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+    expect(transport.sessionId).toBe(id);
+  });
+});
