@@ -22,7 +22,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS, watch = false): Promise<Served> {
+export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS, watch = false, pageSize?: number): Promise<Served> {
   const log: string[] = [];
   const record =
     (level: string) =>
@@ -38,6 +38,7 @@ export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS, watch
     resources: skills.resources,
     skills: skills.skills,
     ...(skills.tools ? { tools: skills.tools } : {}),
+    ...(pageSize !== undefined ? { pageSize } : {}),
     logger,
   });
   const http = await serveHttp(server, { port: 0, oauth, logger });

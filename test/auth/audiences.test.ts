@@ -129,14 +129,17 @@ describe('two teams, one folder', () => {
   });
 
   it('a list cursor minted for one team is refused to the other', async () => {
-    // One item per page would be needed to see cursors; the pager refuses another view's version instead.
-    const a = await issuer.token('team-a', full.url, 'skills:read team:a');
-    const b = await issuer.token('team-b', full.url, 'skills:read team:b');
-    await ask(full, a, 'prompts/list');
-    const forged = Buffer.from('sp2:1:0').toString('base64').replace(/=+$/, '');
-    const answers = await Promise.all([ask(full, a, 'prompts/list', { cursor: forged }), ask(full, b, 'prompts/list', { cursor: forged })]);
-    // The first version a caller made is team a's view: team b may not page through it.
-    expect(answers[0].body.result.prompts.length).toBe(5);
-    expect(answers[1].body.error?.code).toBe(-32602);
+    // One prompt per page, so that every list has cursors.
+    const folder = writeFolder([]);
+    const paged = await serveWithOAuth({ issuer: issuer.url, scopes: ['skills:read'] }, folder.dir, false, 1);
+    cleanups.push(() => paged.close(), folder.remove);
+    const a = await issuer.token('team-a', paged.url, 'skills:read team:a');
+    const b = await issuer.token('team-b', paged.url, 'skills:read team:b');
+    const first = await ask(paged, a, 'prompts/list');
+    const cursor = first.body.result.nextCursor as string;
+    expect(typeof cursor).toBe('string');
+    // Team a pages on with it; team b, whose view is another list, gets the answer for any invalid cursor.
+    expect((await ask(paged, a, 'prompts/list', { cursor })).body.result.prompts.length).toBe(1);
+    expect((await ask(paged, b, 'prompts/list', { cursor })).body.error?.code).toBe(-32602);
   });
 });
