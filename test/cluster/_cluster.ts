@@ -1,8 +1,9 @@
 /**
  * A whole cluster for a test: one Redis, three skillport replicas on a copy
  * of the bundled skills (the first watches the folder, the others learn of
- * changes only through Redis), and nginx in front, round-robin. `stop` ends
- * them all and removes the temporary folder, whatever state they are in.
+ * changes only through Redis) or on a source the test gives (a git URL), and
+ * nginx in front, round-robin. `stop` ends them all and removes the
+ * temporary folder, whatever state they are in.
  */
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,17 +15,34 @@ export const REQUEST_STATE_KEY = 'cluster test key, thirty-two bytes or more';
 export const PAGE_SIZE = 2;
 
 export interface Cluster {
+  /** The folder or source the replicas serve. */
   folder: string;
+  /** The temporary folder holding Redis's, nginx's and the test's files. */
+  dir: string;
   redis: Started & { url: string };
   replicas: Replica[];
   nginx: Started & { url: string; accessLog(): string[] };
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /** What every replica serves (a folder or a git source); default a copy of the bundled skills, watched by the first. */
+  source?: string;
+  /** Flags of replica `index` (0, 1, 2), after the defaults; default `--watch` for the first with the default source. */
+  args?: (index: number, dir: string) => string[];
+  /** Environment of every replica, besides the shared request-state key. */
+  env?: Record<string, string>;
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const dir = tempDir('skillport-cluster-');
-  const folder = join(dir.path, 'skills');
-  cpSync(`${ROOT}skills`, folder, { recursive: true });
+  let folder = options.source;
+  if (folder === undefined) {
+    folder = join(dir.path, 'skills');
+    cpSync(`${ROOT}skills`, folder, { recursive: true });
+  }
+  const watchFirst = options.source === undefined;
+  const argsOf = options.args ?? ((i: number) => (i === 0 && watchFirst ? ['--watch'] : []));
   const started: Started[] = [];
   const stop = async (): Promise<void> => {
     for (const one of started.reverse()) await one.stop().catch(() => {});
@@ -37,10 +55,10 @@ export async function startCluster(): Promise<Cluster> {
     const replicas: Replica[] = [];
     for (let i = 0; i < 3; i++) {
       const replica = await createReplica({
-        folder,
+        source: folder,
         redis: redis.url,
-        args: ['--page-size', String(PAGE_SIZE), ...(i === 0 ? ['--watch'] : [])],
-        env: { SKILLPORT_REQUEST_STATE_KEY: REQUEST_STATE_KEY },
+        args: ['--page-size', String(PAGE_SIZE), ...argsOf(i, dir.path)],
+        env: { ...options.env, SKILLPORT_REQUEST_STATE_KEY: REQUEST_STATE_KEY },
       });
       started.push(replica);
       await replica.start();
@@ -52,7 +70,7 @@ export async function startCluster(): Promise<Cluster> {
       replicas.map((r) => r.port),
     );
     started.push(nginx);
-    return { folder, redis, replicas, nginx, stop };
+    return { folder, dir: dir.path, redis, replicas, nginx, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -93,7 +93,7 @@ export async function startRedis(dir: string): Promise<Started & { url: string; 
   return { url, port, stop: () => end(child) };
 }
 
-/** One `skillport serve` replica on a fixed port, so it can be restarted where nginx expects it. */
+/** One `skillport serve` replica (of a folder or a git source) on a fixed port, so it can be restarted where nginx expects it. */
 export interface Replica extends Started {
   readonly port: number;
   readonly url: string;
@@ -106,7 +106,8 @@ export interface Replica extends Started {
 }
 
 export interface ReplicaOptions {
-  folder: string;
+  /** What it serves: a folder, or a git source such as `git+file:///…#main`. */
+  source: string;
   redis: string;
   args?: string[];
   env?: Record<string, string>;
@@ -116,7 +117,7 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   const port = await freePort();
   const log: string[] = [];
   let child: ChildProcess | undefined;
-  const args = [CLI, 'serve', options.folder, '--http', `127.0.0.1:${port}`, '--redis', options.redis, '--log-level', 'info', ...(options.args ?? [])];
+  const args = [CLI, 'serve', options.source, '--http', `127.0.0.1:${port}`, '--redis', options.redis, '--log-level', 'info', ...(options.args ?? [])];
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
