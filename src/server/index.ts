@@ -1,5 +1,7 @@
 export type { Logger, Principal } from '../core/context.js';
 export { silentLogger } from '../core/context.js';
+// A bounded debounce, for transports' own bursts (git webhooks).
+export { boundedDebounce } from '../core/debounce.js';
 export type { CloseReason, Connection, Peer } from './connection.js';
 export type { Server, ServerLimits, ServerOptions } from './create-server.js';
 export { createServer, DEFAULT_LIMITS } from './create-server.js';

@@ -4,8 +4,10 @@
  * the new one replaces the old in one assignment only if it was built; a
  * failed reload keeps the last good catalogue and logs why.
  */
+
 import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
+import { boundedDebounce } from '../core/debounce.js';
 import { OutputLimitError, ResourceNotFoundError } from '../core/errors.js';
 import type { PromptResult } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
@@ -164,21 +166,7 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
     return reloading;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  const debounceMs = options.debounceMs ?? 100;
-  // When the first change of the pending burst came: a plain debounce would wait
-  // forever for a quiet period under a steady stream of changes (or a busy event loop).
-  let burstStart: number | undefined;
-  function changed(): void {
-    clearTimeout(timer);
-    const now = Date.now();
-    burstStart ??= now;
-    const wait = Math.max(0, Math.min(debounceMs, burstStart + 10 * debounceMs - now));
-    timer = setTimeout(() => {
-      burstStart = undefined;
-      void reload();
-    }, wait);
-  }
+  const changed = boundedDebounce(() => void reload(), options.debounceMs ?? 100);
   if (live) {
     tree = watchTree(roots(), changed, (dir, error) => logger.warn(`Cannot watch ${dir}; changes in it will not be picked up`, error));
     await tree.sync();
@@ -301,7 +289,7 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
       apply(next);
     },
     close() {
-      clearTimeout(timer);
+      changed.cancel();
       tree?.close();
     },
   };

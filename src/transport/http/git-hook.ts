@@ -11,6 +11,7 @@
  * to serve is what the fetch finds, not what the hook says.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { boundedDebounce } from '../../server/index.js';
 import type { HttpRoute } from './options.js';
 import type { HeaderReader } from './request.js';
 
@@ -68,21 +69,8 @@ export function createGitHook(options: GitHookOptions): HttpRoute {
   if (options.secret === '') throw new TypeError('the git hook needs a non-empty secret');
   const debounceMs = options.debounceMs ?? 250;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  let timer: NodeJS.Timeout | undefined;
-  let burstStart: number | undefined;
-
-  /** Calls onHook once the hooks pause, or ten quiet periods after the first of a burst that never does. */
-  function trigger(): void {
-    clearTimeout(timer);
-    const now = Date.now();
-    burstStart ??= now;
-    const wait = Math.max(0, Math.min(debounceMs, burstStart + 10 * debounceMs - now));
-    timer = setTimeout(() => {
-      burstStart = undefined;
-      options.onHook();
-    }, wait);
-    timer.unref();
-  }
+  // Calls onHook once the hooks pause: a burst of pushes is one fetch.
+  const trigger = boundedDebounce(options.onHook, debounceMs);
 
   return async (request) => {
     // RFC 9110 §15.5.6: 405 names the methods that are allowed.
