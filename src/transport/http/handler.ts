@@ -32,6 +32,7 @@ import { healthReply } from './health.js';
 import type { HttpHandler, HttpOptions, HttpRoute } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
+import { createSessionLookup } from './session-lookup.js';
 import { createSessionRoutes } from './session-routes.js';
 import { createSessionStore, type Session } from './sessions.js';
 import { createSharedSessions } from './shared-sessions.js';
@@ -79,6 +80,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   // With shared state a message for a session without a GET stream is not kept: the stream may reopen elsewhere.
   const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000, backlog: !options.shared });
   const shared = options.shared && sessionsEnabled ? createSharedSessions(options.shared, store, server, idleMs, logger) : undefined;
+  const lookup = createSessionLookup(store, shared, sessionsEnabled, sessionsEnabled ? METHODS_ALLOWED : 'POST', logger);
   const sweeper = setInterval(
     () => {
       store.sweep();
@@ -195,54 +197,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       return sessions.post(resolved, accept, session);
     };
     // The resolver is synchronous: a shared session is looked up (and rebuilt) before it.
-    return sessionId === null ? routeIn(undefined) : withSession(sessionId.trim(), principal, routeIn);
-  }
-
-  /**
-   * Calls `then` with the session named `id` (local, or shared when
-   * configured), or undefined when unknown, or when another subject's token
-   * opened it: to this caller it does not exist.
-   */
-  function withSession(
-    id: string,
-    principal: Principal | undefined,
-    then: (session: Session | undefined) => HttpReply | Promise<HttpReply>,
-  ): HttpReply | Promise<HttpReply> {
-    const own = (session: Session | undefined): HttpReply | Promise<HttpReply> => then(session && session.owner !== principal?.subject ? undefined : session);
-    const found = shared ? shared.find(id) : store.get(id);
-    if (!(found instanceof Promise)) return own(found);
-    return found.then(own, (error: unknown) => {
-      logger.warn('Cannot look up a shared session', error);
-      return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
-    });
-  }
-
-  function withNamedSession(
-    request: HttpRequest,
-    principal: Principal | undefined,
-    then: (session: Session) => HttpReply | Promise<HttpReply>,
-  ): HttpReply | Promise<HttpReply> {
-    const id = sessionsEnabled ? request.headers.get(HEADER.sessionId) : null;
-    // Without a session there is no GET stream and nothing to delete: 405, as a
-    // 2026-07-28 server answers (streamable-http §Backward Compatibility).
-    if (id === null) return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
-    return withSession(id.trim(), principal, (session) => (session ? then(session) : reject(Rejections.SessionNotFound)));
-  }
-
-  function endSession(session: Session): HttpReply | Promise<HttpReply> {
-    logger.debug(`Ending session ${session.id} on DELETE`);
-    const ended: HttpReply = { status: 204, headers: {} };
-    if (!shared) {
-      store.end(session.id);
-      return ended;
-    }
-    return shared.end(session.id).then(
-      () => ended,
-      (error: unknown) => {
-        logger.warn('Cannot end a shared session', error);
-        return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
-      },
-    );
+    return sessionId === null ? routeIn(undefined) : lookup.find(sessionId.trim(), principal, routeIn);
   }
 
   function route(request: HttpRequest): HttpReply | Promise<HttpReply> {
@@ -297,9 +252,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       case 'POST':
         return post(request, principal);
       case 'GET':
-        return withNamedSession(request, principal, (session) => sessions.get(request, session));
+        return lookup.named(request, principal, (session) => sessions.get(request, session));
       case 'DELETE':
-        return withNamedSession(request, principal, endSession);
+        return lookup.named(request, principal, lookup.end);
       default:
         return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
     }
