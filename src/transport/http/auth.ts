@@ -43,13 +43,18 @@ export function metadataUrl(endpoint: URL): string {
 }
 
 /**
- * The challenge sent with 401 (RFC 6750 §3): with `metadataFor`, the endpoint
- * whose metadata document to name (RFC 9728 §5.1); without, a plain bearer
- * challenge. A missing token gets no error code (RFC 6750 §3.1).
+ * The challenge sent with 401 and 403 (RFC 6750 §3): with `metadataFor`, the
+ * endpoint whose metadata document to name (RFC 9728 §5.1); without, a plain
+ * bearer challenge. The scopes the endpoint needs go in `scope` (MCP
+ * 2025-11-25 authorization §Scope Challenge Handling); a missing token gets
+ * no error code (RFC 6750 §3.1).
  */
-export function challenge(metadataFor: URL | undefined, tokenPresent: boolean): string {
-  const error = tokenPresent ? ', error="invalid_token"' : '';
-  return metadataFor ? `Bearer resource_metadata="${metadataUrl(metadataFor)}"${error}` : `Bearer realm="mcp"${error}`;
+export function challenge(metadataFor: URL | undefined, error?: string, options: { scope?: readonly string[]; description?: string | undefined } = {}): string {
+  const parts = [metadataFor ? `resource_metadata="${metadataUrl(metadataFor)}"` : 'realm="mcp"'];
+  if (options.scope?.length) parts.push(`scope="${options.scope.join(' ')}"`);
+  if (error) parts.push(`error="${error}"`);
+  if (error && options.description) parts.push(`error_description="${options.description}"`);
+  return `Bearer ${parts.join(', ')}`;
 }
 
 /**
@@ -60,12 +65,18 @@ export function challenge(metadataFor: URL | undefined, tokenPresent: boolean): 
  */
 export const NO_AUTHORIZATION_SERVER = 'this server runs no OAuth authorization server; send its static token as Authorization: Bearer <token>';
 
-/** The Protected Resource Metadata document (RFC 9728 §2). */
-export function protectedResourceMetadata(endpoint: URL, authorizationServers: readonly string[], name: string): Record<string, unknown> {
+/** The Protected Resource Metadata document (RFC 9728 §2), with the scopes the endpoint needs when it names any. */
+export function protectedResourceMetadata(
+  endpoint: URL,
+  authorizationServers: readonly string[],
+  name: string,
+  scopes: readonly string[] = [],
+): Record<string, unknown> {
   return {
     resource: `${endpoint.origin}${endpoint.pathname}`,
     authorization_servers: [...authorizationServers],
     bearer_methods_supported: ['header'],
+    ...(scopes.length ? { scopes_supported: [...scopes] } : {}),
     resource_name: name,
   };
 }

@@ -235,7 +235,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       const authorization = request.headers.get(HEADER.authorization);
       if (!tokenValid(authorization)) {
         const metadataFor = authorizationServers ? new URL(path, request.origin) : undefined;
-        return reject(Rejections.Unauthorized, null, { [HEADER.wwwAuthenticate]: challenge(metadataFor, authorization !== null) });
+        return reject(Rejections.Unauthorized, null, {
+          [HEADER.wwwAuthenticate]: challenge(metadataFor, authorization !== null ? 'invalid_token' : undefined),
+        });
       }
     }
     // Authentication before everything the protocol checks (the resolver's 2026 header rules among them).

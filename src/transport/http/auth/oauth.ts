@@ -21,7 +21,7 @@
 
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import type { Principal } from '../../../server/index.js';
-import { metadataUrl } from '../auth.js';
+import { challenge, protectedResourceMetadata } from '../auth.js';
 import { type Rejection, Rejections, reject } from '../errors.js';
 import { HEADER } from '../headers.js';
 import type { HttpReply, HttpRequest } from '../request.js';
@@ -150,10 +150,8 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
   // §2): the metadata and the challenge name it, so clients behind a TLS-terminating proxy ask
   // for tokens for the URL they use, not the one this process sees.
   const canonical = canonicalUrl(options.audience);
-  const scopeParam = required.length ? `, scope="${required.join(' ')}"` : '';
-  function challenge(endpoint: URL, error?: string, description?: string): Record<string, string> {
-    const detail = error ? `, error="${error}"${description ? `, error_description="${description}"` : ''}` : '';
-    return { [HEADER.wwwAuthenticate]: `Bearer resource_metadata="${metadataUrl(endpoint)}"${scopeParam}${detail}` };
+  function challengeHeader(endpoint: URL, error?: string, description?: string): Record<string, string> {
+    return { [HEADER.wwwAuthenticate]: challenge(endpoint, error, { scope: required, description }) };
   }
 
   async function claimsOf(token: string, audience: string): Promise<Record<string, unknown>> {
@@ -183,12 +181,12 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
     async admit(request, seen) {
       const endpoint = canonical ?? seen;
       if (request.search && new URLSearchParams(request.search).has('access_token')) {
-        return { reply: reject(TokenInQuery, null, challenge(endpoint, 'invalid_request')) };
+        return { reply: reject(TokenInQuery, null, challengeHeader(endpoint, 'invalid_request')) };
       }
       const authorization = request.headers.get(HEADER.authorization);
       // No credentials of this scheme: a plain challenge, no error code (RFC 6750 §3.1).
       if (authorization === null || !/^Bearer(\s|$)/i.test(authorization.trimStart())) {
-        return { reply: reject(Rejections.Unauthorized, null, challenge(endpoint)) };
+        return { reply: reject(Rejections.Unauthorized, null, challengeHeader(endpoint)) };
       }
       const token = BEARER.exec(authorization.trim())?.[1];
       try {
@@ -196,23 +194,17 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
         const principal = principalOf(await claimsOf(token, options.audience ?? `${endpoint.origin}${endpoint.pathname}`), options.audienceClaim);
         const missing = required.filter((scope) => !principal.scopes.includes(scope));
         // Every scope the endpoint needs, not only the missing ones (2025-11-25 §Scope Challenge Handling).
-        if (missing.length) return { reply: reject(Forbidden, null, challenge(endpoint, 'insufficient_scope')) };
+        if (missing.length) return { reply: reject(Forbidden, null, challengeHeader(endpoint, 'insufficient_scope')) };
         return { principal };
       } catch (error) {
-        if (error instanceof BadToken) return { reply: reject(Rejections.Unauthorized, null, challenge(endpoint, 'invalid_token', error.message)) };
+        if (error instanceof BadToken) return { reply: reject(Rejections.Unauthorized, null, challengeHeader(endpoint, 'invalid_token', error.message)) };
         if (error instanceof AuthUnavailableError) return { reply: reject(Unavailable, null, { 'Retry-After': '5' }) };
         throw error;
       }
     },
     metadata(seen, name) {
       const endpoint = canonical ?? seen;
-      return {
-        resource: `${endpoint.origin}${endpoint.pathname}`,
-        authorization_servers: [issuer],
-        bearer_methods_supported: ['header'],
-        ...(required.length ? { scopes_supported: [...required] } : {}),
-        resource_name: name,
-      };
+      return protectedResourceMetadata(endpoint, [issuer], name, required);
     },
   };
 }
