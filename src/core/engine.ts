@@ -6,7 +6,7 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
-import { audienceKey, mayUse, visibleTo } from './audience.js';
+import { audienceKey, mayUse, viewOf, visibleTo } from './audience.js';
 import { cached, namedCatalogue } from './cached.js';
 import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, OutputLimits, Principal, RequestContext } from './context.js';
@@ -305,7 +305,8 @@ export function createEngine(options: EngineOptions): Engine {
       const entry = await needSkills('skills/get').getSkill(uri);
       // SEP-2640 skills/get: an unknown URI is -32602; one the caller may not use, the same.
       if (!entry || !mayUse(entry, principal)) throw new InvalidParamsError(`No skill is served at ${uri}`, { uri });
-      return entry;
+      // Its manifest without the files of a skill nested in it that the caller may not use.
+      return viewOf(entry, principal);
     },
     async readDirectory(uri, cursor, principal) {
       const provider = needSkills('resources/directory/read');

@@ -258,7 +258,10 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
       const chosen = context.arguments.skill;
       const skill = chosen === undefined ? undefined : catalogue.topSkills.get(chosen);
       // A skill the caller may not use completes like one that does not exist.
-      return skill && catalogue.mayRead(skill.uri, ctx.principal) ? catalogue.pathCompletions(skill).complete(argument.value) : { values: [] };
+      // Nor does a path of a skill nested in it that the caller may not use.
+      return skill && catalogue.mayRead(skill.uri, ctx.principal)
+        ? catalogue.pathCompletionsFor(skill, ctx.principal).complete(argument.value)
+        : { values: [] };
     },
   };
   resources.watch = (listener) => resourceChanges.watch(listener);
