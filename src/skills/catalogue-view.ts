@@ -58,6 +58,8 @@ export interface Catalogue {
   skillCompletionsFor(principal: Principal | undefined): CompletionIndex;
   /** Whether `principal` may use what is at `uri` (a file or folder of a skill). */
   mayRead(uri: string, principal: Principal | undefined): boolean;
+  /** Whether what is at `uri` is restricted to audiences, so that a read of it is its caller's answer alone. */
+  restricted(uri: string): boolean;
   /** The files of `skill` that `principal` may use: all but those of a restricted skill nested in it. */
   filesFor(skill: SkillRecord, principal: Principal | undefined): readonly SkillFileRecord[];
   /** {@link pathCompletions} of the files `principal` may use. */
@@ -232,6 +234,12 @@ export class BuiltCatalogue implements Catalogue {
     if (principal === undefined || !this.owners.restricted) return true;
     const owner = this.owners.ownerOf(uri);
     return owner === undefined || mayUse(owner, principal);
+  }
+
+  restricted(uri: string): boolean {
+    if (!this.owners.restricted) return false;
+    const owner = this.owners.ownerOf(uri);
+    return owner !== undefined && audienceOf(owner) !== undefined;
   }
 
   filesFor(skill: SkillRecord, principal: Principal | undefined): readonly SkillFileRecord[] {

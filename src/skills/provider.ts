@@ -5,6 +5,7 @@
  * failed reload keeps the last good catalogue and logs why.
  */
 
+import { perCaller } from '../core/audience.js';
 import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
 import { boundedDebounce } from '../core/debounce.js';
@@ -245,7 +246,9 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
       if (entry && !current.mayRead(entry.record.uri, ctx.principal)) throw new ResourceNotFoundError(uri);
       const { bytes, mimeType, text } = await readFile(uri, 0, ctx.limits?.maxResourceBytes ?? Number.POSITIVE_INFINITY);
       const decoded = text ? decodeExact(bytes) : undefined;
-      return { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
+      const result = { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
+      // A restricted file's contents are an answer for the callers that may read it, not for anyone.
+      return ctx.principal !== undefined && entry && current.restricted(entry.record.uri) ? perCaller(result) : result;
     },
     complete(uriTemplate, argument, context, ctx) {
       if (uriTemplate !== SKILL_FILE_TEMPLATE || !template.variables.includes(argument.name)) {

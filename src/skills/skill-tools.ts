@@ -219,8 +219,11 @@ export function skillTools(source: SkillToolSource): SkillTools {
     // Built when the server (re)builds its tool catalogue: once per change, not per request.
     list: () => [{ ...load.tool, description: source.catalogue().skillDirectory.description }, read.tool],
     // load_skill's description names only the skills the caller may load; one array per directory, so its pages are kept.
+    // A folder without audiences lists the same to everyone: no listing of the caller's own.
     listFor(principal) {
-      const directory = source.catalogue().skillDirectoryFor(principal);
+      const catalogue = source.catalogue();
+      if (!catalogue.owners.restricted) return undefined;
+      const directory = catalogue.skillDirectoryFor(principal);
       directory.toolListing ??= [{ ...load.tool, description: directory.description }, read.tool];
       return directory.toolListing;
     },
