@@ -41,8 +41,18 @@ export interface Issuer {
   start(): Promise<void>;
 }
 
-/** Client id → its secret; `opaque` gets opaque tokens. */
-export const CLIENTS: Record<string, string> = { 'team-a': 'team-a-secret', 'team-b': 'team-b-secret', opaque: 'opaque-secret', noscope: 'noscope-secret' };
+/**
+ * Client id → its secret; `opaque` and `opaque-b` get opaque tokens, whose
+ * introspection answers name the client and no subject (`sub`), as
+ * oidc-provider answers for client credentials (its JWTs say `sub` = the client id).
+ */
+export const CLIENTS: Record<string, string> = {
+  'team-a': 'team-a-secret',
+  'team-b': 'team-b-secret',
+  opaque: 'opaque-secret',
+  'opaque-b': 'opaque-b-secret',
+  noscope: 'noscope-secret',
+};
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -97,7 +107,7 @@ export async function startIssuer(): Promise<Issuer> {
           getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }) => ({
             scope: SCOPES.join(' '),
             audience: resource,
-            accessTokenFormat: client.clientId === 'opaque' ? 'opaque' : 'jwt',
+            accessTokenFormat: client.clientId.startsWith('opaque') ? 'opaque' : 'jwt',
             jwt: { sign: { alg: 'RS256' } },
           }),
         },

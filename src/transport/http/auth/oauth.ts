@@ -95,15 +95,33 @@ function values(claim: unknown): string[] {
   return typeof claim === 'string' ? claim.split(' ').filter(Boolean) : audiences(claim);
 }
 
+/** A claim that is a non-empty string, or undefined. */
+const named = (claim: unknown): string | undefined => (typeof claim === 'string' && claim !== '' ? claim : undefined);
+
 /**
- * The principal of verified claims: the scopes of `scope` (RFC 9068 §2.2.3,
- * RFC 7662 §2.2) or the common `scp` list, and its audiences, the values of
- * `audienceClaim` or else its scopes.
+ * The principal of verified claims: its subject (`sub`) and client
+ * (`client_id`, RFC 9068 §2.2 and RFC 7662 §2.2, else OpenID's `azp`), the
+ * scopes of `scope` (RFC 9068 §2.2.3, RFC 7662 §2.2) or the common `scp`
+ * list, and its audiences, the values of `audienceClaim` or else its scopes.
+ *
+ * What a caller opens (a 2025 session, a 2026 requestState) is bound to its
+ * client and subject together (core/context.ts `principalId`). A token that
+ * names neither could be anyone's (RFC 7662 makes both optional; RFC 9068
+ * requires both in a JWT): it is refused, rather than admitted as a caller
+ * every other such token would be. The issuer is not part of it: only the
+ * configured one's tokens are accepted.
  */
 function principalOf(claims: Record<string, unknown>, audienceClaim: string | undefined): Principal {
   const scopes = values(claims.scope ?? claims.scp);
-  const principal = { scopes, audiences: audienceClaim === undefined ? scopes : values(claims[audienceClaim]) };
-  return typeof claims.sub === 'string' ? { subject: claims.sub, ...principal } : principal;
+  const subject = named(claims.sub);
+  const client = named(claims.client_id) ?? named(claims.azp);
+  if (subject === undefined && client === undefined) throw new BadToken('the access token names neither a subject nor a client');
+  return {
+    ...(subject !== undefined ? { subject } : {}),
+    ...(client !== undefined ? { client } : {}),
+    scopes,
+    audiences: audienceClaim === undefined ? scopes : values(claims[audienceClaim]),
+  };
 }
 
 /** The audience as a URL, when it is an http(s) one. */
