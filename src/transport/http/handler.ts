@@ -74,7 +74,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const tokenValid = options.authToken !== undefined ? createTokenCheck(options.authToken) : undefined;
   if (tokenValid && options.oauth) throw new TypeError('authToken and oauth exclude each other: a static token is for local use');
   // OAuth 2.1 resource server (auth/oauth.ts): tokens checked against the authorization server.
-  const oauth = options.oauth ? createOAuthGate(options.oauth) : undefined;
+  const oauth = options.oauth ? createOAuthGate(options.oauth, logger) : undefined;
   // Protected Resource Metadata only where it can name an authorization server (see auth.ts).
   const authorizationServers = tokenValid && options.authorizationServers?.length ? options.authorizationServers : undefined;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;

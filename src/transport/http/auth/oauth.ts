@@ -20,7 +20,7 @@
  */
 
 import { ErrorCode } from '../../../jsonrpc/errors.js';
-import type { Principal } from '../../../server/index.js';
+import { type Logger, type Principal, silentLogger } from '../../../server/index.js';
 import { challenge, protectedResourceMetadata } from '../auth.js';
 import { type Rejection, Rejections, reject } from '../errors.js';
 import { HEADER } from '../headers.js';
@@ -30,6 +30,7 @@ import { createIntrospection, type Introspect } from './introspection.js';
 import { ASYMMETRIC_ALGORITHMS, looksLikeJwt, verifyJwt } from './jwt.js';
 import { createKeySource, type GetKey } from './keys.js';
 import { type OAuthOptions, readScopes } from './oauth-options.js';
+import { createOutageLog } from './outage-log.js';
 
 type Jose = typeof import('jose');
 
@@ -131,7 +132,7 @@ function canonicalUrl(audience: string | undefined): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
-export function createOAuthGate(options: OAuthOptions): OAuthGate {
+export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLogger): OAuthGate {
   const issuer = options.issuer;
   const required = readScopes(options.scopes);
   const algorithms = options.algorithms ?? ASYMMETRIC_ALGORITHMS;
@@ -143,9 +144,24 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
   const now = Date.now;
   const keyCooldownMs = options.keyCooldownMs ?? 30_000;
   // A failed lookup of the metadata is retried no more often than the keys are.
-  const discover = createDiscovery(issuer, { timeoutMs, retryMs: Math.min(5000, keyCooldownMs), maxAgeMs: 60 * 60_000, now });
+  // Each part the authorization server serves says its outages (and their end) once (outage-log.ts).
+  const discover = createDiscovery(issuer, {
+    timeoutMs,
+    retryMs: Math.min(5000, keyCooldownMs),
+    maxAgeMs: 60 * 60_000,
+    now,
+    outage: createOutageLog(logger, `the authorization server's metadata (${issuer})`),
+  });
   const introspect: Introspect | undefined = options.introspection
-    ? createIntrospection({ ...options.introspection, timeoutMs, cacheMs: options.introspectionCacheMs ?? 30_000, maxEntries: 10_000, maxInFlight: 32, now })
+    ? createIntrospection({
+        ...options.introspection,
+        timeoutMs,
+        cacheMs: options.introspectionCacheMs ?? 30_000,
+        maxEntries: 10_000,
+        maxInFlight: 32,
+        now,
+        outage: createOutageLog(logger, `the authorization server's introspection endpoint (${options.introspection.endpoint})`),
+      })
     : undefined;
   let tools: Promise<{ jose: Jose; keys: GetKey }> | undefined;
   function jwtTools(): Promise<{ jose: Jose; keys: GetKey }> {
@@ -157,7 +173,7 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
           if (!uri) throw new AuthUnavailableError('the authorization server publishes no jwks_uri');
           return uri;
         },
-        { timeoutMs, cooldownMs: keyCooldownMs, maxAgeMs: 10 * 60_000, now },
+        { timeoutMs, cooldownMs: keyCooldownMs, maxAgeMs: 10 * 60_000, now, outage: createOutageLog(logger, "the authorization server's key set") },
       );
       return { jose, keys };
     });
