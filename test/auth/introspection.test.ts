@@ -66,6 +66,19 @@ const now = () => Math.floor(Date.now() / 1000);
 const asked = () => issuer.hits.filter((path) => path === '/token/introspection').length;
 const json = (body: unknown, status = 200): RawAnswer => ({ status, body: JSON.stringify(body) });
 
+/** Holds the introspection endpoint's answers until `release()`; `held()` counts the questions it took. */
+function holdIntrospection(): { held(): number; release(): void } {
+  let held = 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  issuer.introspection(async (real) => {
+    held++;
+    await released;
+    return json(await real());
+  });
+  return { held: () => held, release };
+}
+
 /** The status of prompts/list with `token`, and the error description its challenge gives. */
 async function answer(served: Served, token: string): Promise<{ status: number; reason: string | undefined }> {
   const response = await call(served.url, 'prompts/list', {}, token);
@@ -152,42 +165,28 @@ describe('malformed answers: 503, the token may be good', () => {
 describe('questions at once', () => {
   it('asks at most 32 at once: more distinct tokens get 503 at once, the rest are answered once it replies', async () => {
     const served = await serve();
-    let held = 0;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    issuer.introspection(async (real) => {
-      held++;
-      await released;
-      return json(await real());
-    });
+    const { held, release } = holdIntrospection();
     const made = Array.from({ length: 40 }, (_, i) => `made-up-opaque-token-${i}-${'x'.repeat(20)}`);
     const answers = made.map((token) => answer(served, token));
     const settled: Array<{ status: number }> = [];
     for (const pending of answers) void pending.then((a) => settled.push(a));
-    await eventually(() => held === 32 && settled.length === 8);
+    await eventually(() => held() === 32 && settled.length === 8);
     expect(settled.every((a) => a.status === 503)).toBe(true);
     release();
     const all = await Promise.all(answers);
     expect(all.filter((a) => a.status === 401 && a.reason === 'the access token is not active')).toHaveLength(32);
-    expect(held).toBe(32);
+    expect(held()).toBe(32);
   });
 
   it('asks once for one token sent many times at once', async () => {
     const served = await serve();
     const token = await opaque(served);
-    let held = 0;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    issuer.introspection(async (real) => {
-      held++;
-      await released;
-      return json(await real());
-    });
+    const { held, release } = holdIntrospection();
     const answers = Array.from({ length: 10 }, () => answer(served, token));
-    await eventually(() => held === 1);
+    await eventually(() => held() === 1);
     release();
     expect((await Promise.all(answers)).map((a) => a.status)).toEqual(Array(10).fill(200));
-    expect(held).toBe(1);
+    expect(held()).toBe(1);
   });
 });
 

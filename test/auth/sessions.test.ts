@@ -92,13 +92,7 @@ describe('a session and the caller that opened it', () => {
   it('is not found under another subject, and keeps working for its owner', async () => {
     const alice = await issuer.token('team-a', served.url, 'skills:read');
     const bob = await issuer.token('team-b', served.url, 'skills:read');
-    const opened = await send(alice, 'POST', { jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams('2025-11-25') });
-    expect(opened.status).toBe(200);
-    const session = opened.headers.get('mcp-session-id') as string;
-    expect(session).toBeTruthy();
-    await opened.text();
-    expect((await send(alice, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
-
+    const session = await open(alice);
     const list = { jsonrpc: '2.0', id: 2, method: 'prompts/list' };
     const hijack = await send(bob, 'POST', list, session);
     expect(hijack.status).toBe(404);
