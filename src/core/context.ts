@@ -87,6 +87,12 @@ export interface RequestContext {
 export interface Principal {
   /** The token's subject (`sub`), when it names one. */
   readonly subject?: string;
+  /**
+   * The client the token was issued to (`client_id`, RFC 9068 §2.2 and
+   * RFC 7662 §2.2, or OpenID's `azp`), when it names one. A token of a
+   * client acting for itself (client credentials) may name no subject.
+   */
+  readonly client?: string;
   /** The scopes the token grants. */
   readonly scopes: readonly string[];
   /**
@@ -94,6 +100,17 @@ export interface Principal {
    * what is restricted. Absent: only what is restricted to no one.
    */
   readonly audiences?: readonly string[];
+}
+
+/**
+ * Who `principal` is, for binding what it opens (a 2025 session, a
+ * 2026-07-28 `requestState`) to it: its client and subject together, so
+ * that two clients acting for no user, or one user's two clients, are not
+ * one caller. Undefined without a principal (nothing was authenticated).
+ * The OAuth gate admits no token that names neither.
+ */
+export function principalId(principal: Principal | undefined): string | undefined {
+  return principal === undefined ? undefined : JSON.stringify([principal.client ?? null, principal.subject ?? null]);
 }
 
 /** Severity of a log message sent to the client (RFC 5424 §6.2.1, as MCP's logging names them). */

@@ -6,7 +6,7 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
-import { audienceKey, mayUse, visibleTo } from './audience.js';
+import { audienceKey, mayUse, perCaller, viewOf, visibleTo } from './audience.js';
 import { cached, namedCatalogue } from './cached.js';
 import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, OutputLimits, Principal, RequestContext } from './context.js';
@@ -131,10 +131,14 @@ export function createEngine(options: EngineOptions): Engine {
   const templateCatalogue = cached(async () => (resources?.templates ? [...(await resources.templates())] : []));
   const skillCatalogue = cached(async () => (skills ? [...(await skills.listSkills())] : []));
 
-  /** The page of what `principal` may see of `list`; a filtered list's cursors are its view's alone. */
+  /**
+   * The page of what `principal` may see of `list`; a filtered list's cursors
+   * are its view's alone, and its pages are answers for that caller.
+   */
   function pageFor<T extends object>(pager: Pager, list: readonly T[], cursor: string | undefined, principal: Principal | undefined): Encoded<Page<T>> {
     const visible = visibleTo(list, principal);
-    return pager.page(visible, cursor, visible === list || principal === undefined ? undefined : audienceKey(principal));
+    if (visible === list || principal === undefined) return pager.page(list, cursor);
+    return perCaller(pager.page(visible, cursor, audienceKey(principal)));
   }
 
   const toolOps = toolOperations(tools, pageSize, () => events.emit({ type: 'toolsListChanged' }));
@@ -305,7 +309,9 @@ export function createEngine(options: EngineOptions): Engine {
       const entry = await needSkills('skills/get').getSkill(uri);
       // SEP-2640 skills/get: an unknown URI is -32602; one the caller may not use, the same.
       if (!entry || !mayUse(entry, principal)) throw new InvalidParamsError(`No skill is served at ${uri}`, { uri });
-      return entry;
+      // Its manifest without the files of a skill nested in it that the caller may not use;
+      // a view made for the caller's audiences is marked as such (core/audience.ts).
+      return viewOf(entry, principal);
     },
     async readDirectory(uri, cursor, principal) {
       const provider = needSkills('resources/directory/read');

@@ -4,7 +4,7 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
-import { audienceKey } from './audience.js';
+import { audienceKey, perCaller } from './audience.js';
 import { namedCatalogue } from './cached.js';
 import { type Principal, type RequestContext, throwIfCancelled } from './context.js';
 import type { CallToolResult, Tool } from './model.js';
@@ -47,7 +47,8 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
     async listTools(cursor, principal) {
       const tools = need('tools/list');
       // A provider whose listing depends on the caller (a description naming what it may use).
-      if (principal && tools.listFor) return pages.page(await tools.listFor(principal), cursor, audienceKey(principal));
+      const own = principal && (await tools.listFor?.(principal));
+      if (principal && own) return perCaller(pages.page(own, cursor, audienceKey(principal)));
       return pages.page((await catalogue.get()).list, cursor);
     },
     async tools() {

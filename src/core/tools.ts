@@ -24,11 +24,13 @@ export interface ToolProvider {
   list(): Awaitable<readonly Tool[]>;
   /**
    * The tools as the caller `principal` sees them, when that differs from
-   * `list()` (a description that names what the caller may use). Return the
-   * same array for the same audiences (core/audience.ts): its pages are kept
-   * by it. The names must be those of `list()`.
+   * `list()` (a description that names what the caller may use), or
+   * undefined when it does not: an answer made for the caller is marked as
+   * such (2026-07-28: `cacheScope: "private"`). Return the same array for
+   * the same audiences (core/audience.ts): its pages are kept by it. The
+   * names must be those of `list()`.
    */
-  listFor?(principal: Principal): Awaitable<readonly Tool[]>;
+  listFor?(principal: Principal): Awaitable<readonly Tool[] | undefined>;
   call(name: string, args: Record<string, unknown>, ctx: RequestContext): Awaitable<CallToolResult>;
   /** Present when the set can change; the server then advertises `listChanged`. */
   watch?(listener: () => void): () => void;
@@ -200,7 +202,10 @@ export function combineTools(...providers: ToolProvider[]): ToolProvider {
   if (providers.some((provider) => provider.listFor)) {
     const kept = new Map<string, { parts: readonly (readonly Tool[])[]; tools: readonly Tool[] }>();
     combined.listFor = async (principal) => {
-      const parts = await Promise.all(providers.map((provider) => (provider.listFor ? provider.listFor(principal) : provider.list())));
+      const own = await Promise.all(providers.map((provider) => provider.listFor?.(principal)));
+      // No part lists for this caller: neither does the whole.
+      if (own.every((part) => part === undefined)) return undefined;
+      const parts = await Promise.all(providers.map((provider, i) => own[i] ?? provider.list()));
       const key = audienceKey(principal);
       const known = kept.get(key);
       if (known?.parts.every((part, i) => part === parts[i])) return known.tools;

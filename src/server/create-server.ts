@@ -84,7 +84,10 @@ export interface ServerOptions extends ServerInfo {
   /**
    * Cache hints on cacheable 2026-07-28 results. Defaults: `ttlMs` 300000 for
    * sets that cannot change, 10000 when a provider can change; `cacheScope`
-   * "public" (the catalogue is the same for every caller).
+   * "public" (the catalogue is the same for every caller). An answer that
+   * depends on its caller (a list filtered by audiences, a restricted
+   * file's contents, a skill's manifest without a nested skill's files) is
+   * "private" whatever this says.
    */
   cache?: Partial<CachePolicy>;
   /** Extension settings declared in `capabilities.extensions` (2026-07-28). */

@@ -1,5 +1,5 @@
 export type { Logger, Principal } from '../core/context.js';
-export { silentLogger } from '../core/context.js';
+export { principalId, silentLogger } from '../core/context.js';
 // A bounded debounce, for transports' own bursts (git webhooks).
 export { boundedDebounce } from '../core/debounce.js';
 export type { CloseReason, Connection, Peer } from './connection.js';

@@ -4,7 +4,7 @@
  * extension entries, directory listings, completion indexes and the skill
  * tools' directory are derived from its skills on first use, once per catalogue.
  */
-import { audienceKey, audienceOf, mayUse, restrictTo } from '../core/audience.js';
+import { audienceKey, audienceOf, mayUse, restrictTo, withParts } from '../core/audience.js';
 import type { Principal } from '../core/context.js';
 import type { Prompt, Resource } from '../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../core/rank.js';
@@ -58,6 +58,12 @@ export interface Catalogue {
   skillCompletionsFor(principal: Principal | undefined): CompletionIndex;
   /** Whether `principal` may use what is at `uri` (a file or folder of a skill). */
   mayRead(uri: string, principal: Principal | undefined): boolean;
+  /** Whether what is at `uri` is restricted to audiences, so that a read of it is its caller's answer alone. */
+  restricted(uri: string): boolean;
+  /** The files of `skill` that `principal` may use: all but those of a restricted skill nested in it. */
+  filesFor(skill: SkillRecord, principal: Principal | undefined): readonly SkillFileRecord[];
+  /** {@link pathCompletions} of the files `principal` may use. */
+  pathCompletionsFor(skill: SkillRecord, principal: Principal | undefined): CompletionIndex;
   readonly issues: readonly Issue[];
 }
 
@@ -88,6 +94,10 @@ export class BuiltCatalogue implements Catalogue {
   /** Directories per audience set, for the skill tools (a few sets at most in practice; bounded anyway). */
   #directoryViews = new Map<string, SkillDirectory>();
   #completionViews = new Map<string, CompletionIndex>();
+  /** Per skill: whether it holds files of a restricted skill nested in it. */
+  #holdsRestricted = new Map<SkillRecord, boolean>();
+  /** Per audience set, the files and path completions of each skill holding restricted ones. */
+  #fileViews = new Map<string, Map<SkillRecord, { files: readonly SkillFileRecord[]; paths?: CompletionIndex }>>();
 
   constructor(
     prompts: readonly Prompt[],
@@ -143,14 +153,19 @@ export class BuiltCatalogue implements Catalogue {
 
   get skillEntries(): readonly SkillEntry[] {
     const carried = this.#outsideExtension.size === 0 ? this.skills : this.skills.filter((skill) => !this.#outsideExtension.has(skill));
+    const owners = this.owners;
+    // Each file of the manifest is its owner's: a skill nested in this one may have audiences of its own.
     this.#skillEntries ??= carried.map((skill) =>
-      restrictTo(
-        {
-          uri: skill.uri,
-          frontmatter: skill.frontmatter,
-          resources: skill.files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
-        },
-        audienceOf(skill),
+      withParts(
+        restrictTo(
+          {
+            uri: skill.uri,
+            frontmatter: skill.frontmatter,
+            resources: skill.files.map((f) => owners.restrict({ uri: f.uri, digest: f.digest, size: f.size }, f.uri)),
+          },
+          audienceOf(skill),
+        ),
+        'resources',
       ),
     );
     return this.#skillEntries;
@@ -219,6 +234,51 @@ export class BuiltCatalogue implements Catalogue {
     if (principal === undefined || !this.owners.restricted) return true;
     const owner = this.owners.ownerOf(uri);
     return owner === undefined || mayUse(owner, principal);
+  }
+
+  restricted(uri: string): boolean {
+    if (!this.owners.restricted) return false;
+    const owner = this.owners.ownerOf(uri);
+    return owner !== undefined && audienceOf(owner) !== undefined;
+  }
+
+  filesFor(skill: SkillRecord, principal: Principal | undefined): readonly SkillFileRecord[] {
+    return this.#fileView(skill, principal)?.files ?? skill.files;
+  }
+
+  pathCompletionsFor(skill: SkillRecord, principal: Principal | undefined): CompletionIndex {
+    const view = this.#fileView(skill, principal);
+    if (!view) return this.pathCompletions(skill);
+    view.paths ??= createCompletionIndex(view.files.map((f) => f.inSkill));
+    return view.paths;
+  }
+
+  /** What `principal` may use of a skill holding a restricted nested skill's files; undefined when that is all of them. */
+  #fileView(skill: SkillRecord, principal: Principal | undefined): { files: readonly SkillFileRecord[]; paths?: CompletionIndex } | undefined {
+    if (principal === undefined || !this.owners.restricted) return undefined;
+    let holds = this.#holdsRestricted.get(skill);
+    if (holds === undefined) {
+      const owners = this.owners;
+      holds = skill.files.some((file) => {
+        const owner = owners.ownerOf(file.uri);
+        return owner !== undefined && owner !== skill && audienceOf(owner) !== undefined;
+      });
+      this.#holdsRestricted.set(skill, holds);
+    }
+    if (!holds) return undefined;
+    const key = audienceKey(principal);
+    let bySkill = this.#fileViews.get(key);
+    if (!bySkill) {
+      if (this.#fileViews.size >= 64) this.#fileViews.delete(this.#fileViews.keys().next().value as string);
+      bySkill = new Map();
+      this.#fileViews.set(key, bySkill);
+    }
+    let view = bySkill.get(skill);
+    if (!view) {
+      view = { files: skill.files.filter((file) => this.mayRead(file.uri, principal)) };
+      bySkill.set(skill, view);
+    }
+    return view;
   }
 
   get directories(): ReadonlyMap<string, readonly Resource[]> {

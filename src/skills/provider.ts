@@ -5,6 +5,7 @@
  * failed reload keeps the last good catalogue and logs why.
  */
 
+import { perCaller } from '../core/audience.js';
 import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
 import { boundedDebounce } from '../core/debounce.js';
@@ -245,7 +246,9 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
       if (entry && !current.mayRead(entry.record.uri, ctx.principal)) throw new ResourceNotFoundError(uri);
       const { bytes, mimeType, text } = await readFile(uri, 0, ctx.limits?.maxResourceBytes ?? Number.POSITIVE_INFINITY);
       const decoded = text ? decodeExact(bytes) : undefined;
-      return { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
+      const result = { contents: [decoded !== undefined ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: toBase64(bytes) }] };
+      // A restricted file's contents are an answer for the callers that may read it, not for anyone.
+      return ctx.principal !== undefined && entry && current.restricted(entry.record.uri) ? perCaller(result) : result;
     },
     complete(uriTemplate, argument, context, ctx) {
       if (uriTemplate !== SKILL_FILE_TEMPLATE || !template.variables.includes(argument.name)) {
@@ -258,7 +261,10 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
       const chosen = context.arguments.skill;
       const skill = chosen === undefined ? undefined : catalogue.topSkills.get(chosen);
       // A skill the caller may not use completes like one that does not exist.
-      return skill && catalogue.mayRead(skill.uri, ctx.principal) ? catalogue.pathCompletions(skill).complete(argument.value) : { values: [] };
+      // Nor does a path of a skill nested in it that the caller may not use.
+      return skill && catalogue.mayRead(skill.uri, ctx.principal)
+        ? catalogue.pathCompletionsFor(skill, ctx.principal).complete(argument.value)
+        : { values: [] };
     },
   };
   resources.watch = (listener) => resourceChanges.watch(listener);

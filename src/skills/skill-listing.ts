@@ -6,7 +6,7 @@
  */
 import type { CompletionIndex } from '../core/rank.js';
 import type { DirectoryEntry, SkillDirectory } from './skill-directory.js';
-import type { SkillRecord } from './skill-record.js';
+import type { SkillFileRecord, SkillRecord } from './skill-record.js';
 
 /**
  * Most UTF-8 bytes of `load_skill`'s description, of a search's answer and of
@@ -87,12 +87,13 @@ export function searchAnswer(directory: SkillDirectory, query: string): string {
 }
 
 /**
- * What `load_skill` says after a skill's text: the skill's other files, each
- * by the path read_skill_file takes and the `skill://` URI of the same file as
- * a resource. Undefined when SKILL.md is its only file.
+ * What `load_skill` says after a skill's text: the skill's other files (of
+ * `files`, those the caller may use), each by the path read_skill_file takes
+ * and the `skill://` URI of the same file as a resource. Undefined when
+ * SKILL.md is its only file.
  */
-export function fileList(skill: SkillRecord): string | undefined {
-  const others = skill.files.filter((file) => file !== skill.file);
+export function fileList(skill: SkillRecord, files: readonly SkillFileRecord[] = skill.files): string | undefined {
+  const others = files.filter((file) => file !== skill.file);
   if (others.length === 0) return undefined;
   const header = (shown: number): string =>
     `${shown === others.length ? 'Files' : `${shown} of the ${others.length} files`} of the skill ${JSON.stringify(skill.name)}: ` +

@@ -176,7 +176,8 @@ export function skillTools(source: SkillToolSource): SkillTools {
         throw error;
       }
       const content: ContentBlock[] = rendered.messages.map((message) => message.content);
-      const files = fileList(skill);
+      // Not the files of a skill nested in this one that the caller may not use.
+      const files = fileList(skill, source.catalogue().filesFor(skill, ctx.principal));
       if (files !== undefined) content.push({ type: 'text', text: files });
       return content;
     },
@@ -195,8 +196,9 @@ export function skillTools(source: SkillToolSource): SkillTools {
       const { skill } = need(directory, name);
       // A catalogued path or nothing: the path is looked up, never resolved, so `..`,
       // absolute paths and encodings name no file; the read is the resource read.
+      // A file of a nested skill the caller may not use is no file, and no path close to one names it.
       const file = directory.file(skill, path);
-      if (!file) throw new Error(unknownFile(catalogue.pathCompletions(skill), skill, path));
+      if (!file || !catalogue.mayRead(file.uri, ctx.principal)) throw new Error(unknownFile(catalogue.pathCompletionsFor(skill, ctx.principal), skill, path));
       let contents: ReadResourceResult['contents'];
       try {
         ({ contents } = await source.read(file.uri, ctx));
@@ -217,8 +219,11 @@ export function skillTools(source: SkillToolSource): SkillTools {
     // Built when the server (re)builds its tool catalogue: once per change, not per request.
     list: () => [{ ...load.tool, description: source.catalogue().skillDirectory.description }, read.tool],
     // load_skill's description names only the skills the caller may load; one array per directory, so its pages are kept.
+    // A folder without audiences lists the same to everyone: no listing of the caller's own.
     listFor(principal) {
-      const directory = source.catalogue().skillDirectoryFor(principal);
+      const catalogue = source.catalogue();
+      if (!catalogue.owners.restricted) return undefined;
+      const directory = catalogue.skillDirectoryFor(principal);
       directory.toolListing ??= [{ ...load.tool, description: directory.description }, read.tool];
       return directory.toolListing;
     },

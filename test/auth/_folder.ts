@@ -22,10 +22,16 @@ const FILES: Record<string, string> = {
     '---\nname: shared-style\ndescription: The writing style both teams share.\nmetadata:\n  audience: "team:a, team:b"\n---\nWrite plainly.\n',
   'prompts/alpha-standup.md': '---\ndescription: The alpha stand-up.\nmetadata:\n  audience: team:a\n---\nSummarise yesterday for alpha.\n',
   'prompts/beta-retro.md': '---\ndescription: The beta retro.\nmetadata:\n  audience: team:b\n---\nWhat went well for beta?\n',
+  // An open skill holding a team b skill: its files are outer's in outer's manifest, but inner's to see.
+  'outer/SKILL.md': '---\nname: outer\ndescription: An open skill with parts.\n---\nSee the parts.\n',
+  'outer/parts/notes.md': '# Notes\n\nOpen to all.\n',
+  'outer/parts/inner/SKILL.md':
+    '---\nname: inner\ndescription: The beta parts checklist.\nmetadata:\n  audience: team:b\n---\nCheck [the torque](references/torque.md).\n',
+  'outer/parts/inner/references/torque.md': '# Torque\n\nTorque to 12 Nm.\n',
 };
 
 /** What team a (scope team:a) may not use, and team b. */
-export const HIDDEN_FROM_A = ['beta-runbook/', 'prompts/beta-retro.md'];
+export const HIDDEN_FROM_A = ['beta-runbook/', 'prompts/beta-retro.md', 'outer/parts/inner/'];
 export const HIDDEN_FROM_B = ['alpha-playbook/', 'prompts/alpha-standup.md'];
 
 /** Writes the folder without the paths starting with one of `leaveOut`; returns it and how to remove it. */

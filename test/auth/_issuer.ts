@@ -6,7 +6,10 @@
  * client, which its RFC 7662 endpoint answers for the `skillport` client.
  * It can be stopped and started again on the same port (the authorization
  * server going down). Tokens the provider would never issue (expired,
- * another issuer, `alg: none`…) are signed here with its own key.
+ * another issuer, `alg: none`…) are signed here with its own key, and its
+ * introspection answers can be rewritten or held on their way out
+ * (`introspection`), to show what the resource server does with an answer
+ * the provider would not give.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,12 +40,40 @@ export interface Issuer {
   rotate(): Promise<void>;
   /** Requests the server took, by path (to see what skillport asked). */
   readonly hits: string[];
+  /** Answers the introspection endpoint through `override` from now on; undefined: the provider answers. */
+  introspection(override: IntrospectionOverride | undefined): void;
   stop(): Promise<void>;
   start(): Promise<void>;
 }
 
-/** Client id → its secret; `opaque` gets opaque tokens. */
-export const CLIENTS: Record<string, string> = { 'team-a': 'team-a-secret', 'team-b': 'team-b-secret', opaque: 'opaque-secret', noscope: 'noscope-secret' };
+/** What the introspection endpoint sends: a status and a body. */
+export interface RawAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Answers the introspection endpoint instead of the provider, given the
+ * provider's own answer (its JSON, asked for only when called).
+ */
+export type IntrospectionOverride = (real: () => Promise<Record<string, unknown>>) => Promise<RawAnswer>;
+
+/**
+ * Client id → its secret; `opaque` and `opaque-b` get opaque tokens, whose
+ * introspection answers name the client and no subject (`sub`), as
+ * oidc-provider answers for client credentials (its JWTs say `sub` = the client id).
+ */
+export const CLIENTS: Record<string, string> = {
+  'team-a': 'team-a-secret',
+  'team-b': 'team-b-secret',
+  opaque: 'opaque-secret',
+  'opaque-b': 'opaque-b-secret',
+  noscope: 'noscope-secret',
+};
+
+const INTROSPECTION = '/token/introspection';
+/** Marks the override's own request to the provider, which is answered by the provider. */
+const REAL = 'x-issuer-real';
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,10 +92,34 @@ export async function startIssuer(): Promise<Issuer> {
   const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
   const hits: string[] = [];
-  const box: { handle?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const box: { handle?: (req: IncomingMessage, res: ServerResponse) => void; override?: IntrospectionOverride | undefined } = {};
+  /** The provider's own answer to the introspection request `body` with `authorization`. */
+  const realAnswer = (authorization: string, body: string) => async () => {
+    const response = await fetch(`${url}${INTROSPECTION}`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', [REAL]: '1' },
+      body,
+    });
+    return (await response.json()) as Record<string, unknown>;
+  };
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    hits.push(new URL(req.url ?? '/', 'http://x').pathname);
-    box.handle?.(req, res);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (req.headers[REAL] === undefined) hits.push(path);
+    const override = box.override;
+    if (path !== INTROSPECTION || !override || req.headers[REAL] !== undefined) {
+      box.handle?.(req, res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      override(realAnswer(req.headers.authorization ?? '', Buffer.concat(chunks).toString()))
+        .then((answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(answer.body);
+        })
+        .catch(() => res.destroy());
+    });
   };
   let server = createServer(serve);
   const port = await listen(server, 0);
@@ -97,7 +152,7 @@ export async function startIssuer(): Promise<Issuer> {
           getResourceServerInfo: (_ctx: unknown, resource: string, client: { clientId: string }) => ({
             scope: SCOPES.join(' '),
             audience: resource,
-            accessTokenFormat: client.clientId === 'opaque' ? 'opaque' : 'jwt',
+            accessTokenFormat: client.clientId.startsWith('opaque') ? 'opaque' : 'jwt',
             jwt: { sign: { alg: 'RS256' } },
           }),
         },
@@ -121,6 +176,9 @@ export async function startIssuer(): Promise<Issuer> {
     kid,
     publicJwk,
     hits,
+    introspection(override) {
+      box.override = override;
+    },
     async token(client, resource, scope) {
       const response = await tokenRequest(client, { grant_type: 'client_credentials', resource, scope }, '/token');
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };

@@ -4,7 +4,7 @@
  * ever reaches the log).
  */
 import { join } from 'node:path';
-import { type HttpServer, type OAuthOptions, serveHttp } from '../../src/http.js';
+import { type HttpServer, type OAuthOptions, type ServeHttpOptions, serveHttp } from '../../src/http.js';
 import { createServer, type Logger } from '../../src/index.js';
 import { loadSkillsFolder } from '../../src/skills.js';
 import { modernHeaders } from '../_http-client.js';
@@ -22,7 +22,13 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS, watch = false, pageSize?: number): Promise<Served> {
+export async function serveWithOAuth(
+  oauth: OAuthOptions,
+  folder = SKILLS,
+  watch = false,
+  pageSize?: number,
+  http: Omit<ServeHttpOptions, 'oauth' | 'logger'> = {},
+): Promise<Served> {
   const log: string[] = [];
   const record =
     (level: string) =>
@@ -41,13 +47,13 @@ export async function serveWithOAuth(oauth: OAuthOptions, folder = SKILLS, watch
     ...(pageSize !== undefined ? { pageSize } : {}),
     logger,
   });
-  const http = await serveHttp(server, { port: 0, oauth, logger });
+  const served = await serveHttp(server, { port: 0, ...http, oauth, logger });
   return {
-    http,
-    url: http.url.href,
+    http: served,
+    url: served.url.href,
     log,
     async close() {
-      await http.close();
+      await served.close();
       skills.close();
       server.close();
     },

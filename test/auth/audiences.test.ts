@@ -44,7 +44,11 @@ async function ask(served: Served, token: string, method: string, params: Messag
     headers: { ...modernHeaders(body), Authorization: `Bearer ${token}` },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as Message };
+  const answer = (await response.json()) as Message;
+  // Whether another caller may be answered otherwise differs between the two folders by design
+  // (cache-scope.test.ts holds it): the answers are compared without it.
+  if (answer.result) delete answer.result.cacheScope;
+  return { status: response.status, body: answer };
 }
 
 const TEMPLATE = { type: 'ref/resource', uri: 'skill://{skill}/{+path}' };
@@ -81,24 +85,33 @@ describe('two teams, one folder', () => {
   it('team a sees its skills and the shared ones in every list, and none of team b', async () => {
     const a = await issuer.token('team-a', full.url, 'skills:read team:a');
     const prompts = (await ask(full, a, 'prompts/list')).body.result.prompts.map((p: Message) => p.name).sort();
-    expect(prompts).toEqual(['alpha-playbook', 'alpha-playbook-references-guide', 'alpha-standup', 'public-notes', 'shared-style']);
+    expect(prompts).toEqual(['alpha-playbook', 'alpha-playbook-references-guide', 'alpha-standup', 'outer', 'public-notes', 'shared-style']);
     const uris = (await ask(full, a, 'resources/list')).body.result.resources.map((r: Message) => r.uri);
     expect(uris).toContain('skill://alpha-playbook/references/guide.md');
     expect(uris.filter((uri: string) => uri.includes('beta'))).toEqual([]);
     const skills = (await ask(full, a, 'skills/list')).body.result.skills.map((s: Message) => s.uri).sort();
-    expect(skills).toEqual(['skill://alpha-playbook/SKILL.md', 'skill://public-notes/SKILL.md', 'skill://shared-style/SKILL.md']);
+    expect(skills).toEqual(['skill://alpha-playbook/SKILL.md', 'skill://outer/SKILL.md', 'skill://public-notes/SKILL.md', 'skill://shared-style/SKILL.md']);
     const tools = (await ask(full, a, 'tools/list')).body.result.tools;
     const description = tools.find((t: Message) => t.name === 'load_skill').description as string;
     expect(description).toContain('alpha-playbook');
     expect(description).not.toContain('beta');
     const names = (await ask(full, a, 'completion/complete', { ref: TEMPLATE, argument: { name: 'skill', value: '' } })).body.result.completion.values;
-    expect([...names].sort()).toEqual(['alpha-playbook', 'public-notes', 'shared-style']);
+    expect([...names].sort()).toEqual(['alpha-playbook', 'outer', 'public-notes', 'shared-style']);
   });
 
   it('team b sees the other set', async () => {
     const b = await issuer.token('team-b', full.url, 'skills:read team:b');
     const prompts = (await ask(full, b, 'prompts/list')).body.result.prompts.map((p: Message) => p.name).sort();
-    expect(prompts).toEqual(['beta-retro', 'beta-runbook', 'beta-runbook-references-secret-plan', 'public-notes', 'shared-style']);
+    expect(prompts).toEqual([
+      'beta-retro',
+      'beta-runbook',
+      'beta-runbook-references-secret-plan',
+      'inner',
+      'inner-references-torque',
+      'outer',
+      'public-notes',
+      'shared-style',
+    ]);
     const read = await ask(full, b, 'resources/read', { uri: 'skill://beta-runbook/references/secret-plan.md' });
     expect(read.body.result.contents[0].text).toContain('Page the on-call.');
   });
@@ -106,7 +119,7 @@ describe('two teams, one folder', () => {
   it('a token with no team sees only what is restricted to no one', async () => {
     const none = await issuer.token('team-a', full.url, 'skills:read');
     const prompts = (await ask(full, none, 'prompts/list')).body.result.prompts.map((p: Message) => p.name);
-    expect(prompts).toEqual(['public-notes']);
+    expect(prompts).toEqual(['outer', 'public-notes']);
   });
 
   it.each([
@@ -126,6 +139,42 @@ describe('two teams, one folder', () => {
       );
       if (!JSON.stringify(params).includes(hidden)) expect(text).not.toContain(hidden);
     }
+  });
+
+  it("team a sees nothing of a team b skill nested in an open one, in every view of the open skill's files", async () => {
+    const a = await issuer.token('team-a', full.url, 'skills:read team:a');
+    const otherA = await issuer.token('team-a', withoutB.url, 'skills:read team:a');
+    const outer = 'skill://outer/SKILL.md';
+    const path = (value: string) => ({ ref: TEMPLATE, argument: { name: 'path', value }, context: { arguments: { skill: 'outer' } } });
+    const views: Array<[string, Message]> = [
+      ['skills/list', {}],
+      ['skills/get', { uri: outer }],
+      ['resources/list', {}],
+      ['resources/directory/read', { uri: 'skill://outer' }],
+      ['resources/directory/read', { uri: 'skill://outer/parts' }],
+      ['resources/directory/read', { uri: 'skill://outer/parts/inner' }],
+      ['resources/read', { uri: 'skill://outer/parts/inner/SKILL.md' }],
+      ['completion/complete', path('')],
+      ['completion/complete', path('parts/')],
+      ['completion/complete', path('parts/i')],
+      ['tools/call', { name: 'load_skill', arguments: { name: 'outer' } }],
+      ['tools/call', { name: 'read_skill_file', arguments: { skill: 'outer', path: 'parts/' } }],
+      ['tools/call', { name: 'read_skill_file', arguments: { skill: 'outer', path: 'parts/inner/SKILL.md' } }],
+      ['tools/call', { name: 'read_skill_file', arguments: { skill: 'outer', path: 'parts/inner/references/torque.md' } }],
+    ];
+    for (const [method, params] of views) {
+      const mine = await ask(full, a, method, params);
+      const without = await ask(withoutB, otherA, method, params);
+      expect({ method, params, ...mine }).toEqual({ method, params, ...without });
+      const text = JSON.stringify(mine.body);
+      expect(text, `${method} ${JSON.stringify(params)}`).not.toMatch(/beta parts checklist|Torque to 12 Nm/);
+      // Nor its paths, but where the caller itself sent one (an "unknown" answer names what was asked).
+      if (!JSON.stringify(params).includes('inner')) expect(text, `${method} ${JSON.stringify(params)}`).not.toMatch(/inner|torque/);
+    }
+    // Team b, who may use both, sees inner's files in outer's manifest.
+    const b = await issuer.token('team-b', full.url, 'skills:read team:b');
+    const manifest = (await ask(full, b, 'skills/get', { uri: outer })).body.result.skill.resources.map((r: Message) => r.uri);
+    expect(manifest).toContain('skill://outer/parts/inner/references/torque.md');
   });
 
   it('a list cursor minted for one team is refused to the other', async () => {

@@ -3,7 +3,9 @@
  * tokens (a refresh that fails keeps them), and a server that has none yet
  * answers 503 with Retry-After, not 500 and not 401, since the token may
  * well be good; once the authorization server is back, tokens are checked
- * again.
+ * again. Each outage is logged once, with its cause, by what met it (the
+ * metadata, the key set, the introspection endpoint), and so is its end;
+ * never a token or a credential.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Issuer, RS_CLIENT, startIssuer } from './_issuer.js';
@@ -59,6 +61,55 @@ describe('the authorization server down', () => {
     await issuer.start();
     expect((await call(cold.url, 'prompts/list', {}, await issuer.token('team-a', cold.url, 'skills:read'))).status).toBe(200);
     expect((await call(cold.url, 'prompts/list', {}, opaque)).status).toBe(200);
+  });
+});
+
+/** The lines of `served`'s log about the authorization server. */
+const outageLines = (served: Served) => served.log.filter((line) => /authorization server|introspection/i.test(line));
+
+describe('the authorization server down, in the log', () => {
+  it('says why once per outage and once when it ends, for the metadata, the key set and introspection, without a token or secret', async () => {
+    const cold = await serve(0);
+    const opaque = await issuer.token('opaque', cold.url, 'skills:read');
+    const signed = await issuer.sign({ iss: issuer.url, aud: cold.url, sub: 'x', scope: 'skills:read', exp: now() + 600 });
+    // A key id the issuer does not publish: every use asks for the key set again (no cooldown here).
+    const unknownKid = await issuer.sign({ iss: issuer.url, aud: cold.url, sub: 'x', scope: 'skills:read', exp: now() + 600 }, { kid: 'retired' });
+    const tokens = [opaque, signed, unknownKid];
+    const count = (level: string, what: RegExp) => outageLines(cold).filter((line) => line.startsWith(level) && what.test(line)).length;
+    const counts = (level: string) => [/metadata/, /key set/, /introspection/].map((what) => count(level, what));
+    try {
+      // A first outage, before anything is known: every token gets 503; each cause is logged once
+      // (the key set, whose place the metadata names, is not asked for).
+      await issuer.stop();
+      for (let i = 0; i < 5; i++) for (const token of [opaque, signed]) expect((await call(cold.url, 'prompts/list', {}, token)).status).toBe(503);
+      expect(counts('warn'), outageLines(cold).join('\n')).toEqual([1, 0, 1]);
+      // The cause, as node:fetch met it.
+      expect(outageLines(cold).every((line) => line.includes('ECONNREFUSED'))).toBe(true);
+      await issuer.start();
+      for (let i = 0; i < 2; i++) for (const token of [opaque, signed]) expect((await call(cold.url, 'prompts/list', {}, token)).status).toBe(200);
+      expect(counts('info'), outageLines(cold).join('\n')).toEqual([1, 0, 1]);
+
+      // A second outage, with the metadata and keys kept: the key set (asked again for an unknown
+      // kid, and kept) and introspection (a token not asked about yet) are logged once more, and their end.
+      const another = await issuer.token('opaque', cold.url, 'skills:read');
+      tokens.push(another);
+      await issuer.stop();
+      for (let i = 0; i < 5; i++) {
+        expect((await call(cold.url, 'prompts/list', {}, another)).status).toBe(503);
+        expect((await call(cold.url, 'prompts/list', {}, unknownKid)).status).toBe(401);
+        expect((await call(cold.url, 'prompts/list', {}, signed)).status).toBe(200);
+      }
+      expect(counts('warn'), outageLines(cold).join('\n')).toEqual([1, 1, 2]);
+      await issuer.start();
+      expect((await call(cold.url, 'prompts/list', {}, another)).status).toBe(200);
+      expect((await call(cold.url, 'prompts/list', {}, unknownKid)).status).toBe(401);
+      expect(counts('info'), outageLines(cold).join('\n')).toEqual([1, 1, 2]);
+    } finally {
+      await issuer.start().catch(() => {});
+    }
+    for (const line of cold.log) {
+      for (const secret of [...tokens, RS_CLIENT.secret]) expect(line).not.toContain(secret);
+    }
   });
 });
 

@@ -8,14 +8,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modernHeaders } from '../_http-client.js';
 import { type Message, modernMeta } from '../_wire.js';
-import { type Issuer, startIssuer } from './_issuer.js';
+import { type Issuer, RS_CLIENT, startIssuer } from './_issuer.js';
 import { type Served, serveWithOAuth } from './_server.js';
 
 let issuer: Issuer;
 let served: Served;
 beforeAll(async () => {
   issuer = await startIssuer();
-  served = await serveWithOAuth({ issuer: issuer.url });
+  served = await serveWithOAuth({
+    issuer: issuer.url,
+    introspection: { endpoint: `${issuer.url}/token/introspection`, clientId: RS_CLIENT.id, clientSecret: RS_CLIENT.secret },
+  });
 });
 afterAll(async () => {
   await served?.close();
@@ -35,9 +38,13 @@ async function getGreeting(token: string, extra: Message = {}): Promise<Message>
 }
 
 describe('requestState and the principal', () => {
-  it("refuses one caller's state to another, and completes for the caller it was issued to", async () => {
-    const alice = await issuer.token('team-a', served.url, 'skills:read');
-    const bob = await issuer.token('team-b', served.url, 'skills:read');
+  it.each([
+    ['two subjects (JWT)', 'team-a', 'team-b'],
+    // Introspection answers for client credentials name the client and no `sub`.
+    ['two clients without sub (opaque tokens)', 'opaque', 'opaque-b'],
+  ])("refuses one caller's state to another, and completes for the caller it was issued to: %s", async (_name, one, other) => {
+    const alice = await issuer.token(one, served.url, 'skills:read');
+    const bob = await issuer.token(other, served.url, 'skills:read');
     const first = await getGreeting(alice);
     expect(first.result.resultType).toBe('input_required');
     const [key, request] = Object.entries(first.result.inputRequests as Record<string, Message>)[0] as [string, Message];

@@ -3,6 +3,7 @@
  * 2025-11-25 can reuse it with icons switched on.
  */
 
+import { isPerCaller, perCaller } from '../../core/audience.js';
 import { LOG_LEVELS, type LogLevel } from '../../core/context.js';
 import type { EngineEvent } from '../../core/engine.js';
 import { isToolArgumentsError } from '../../core/errors.js';
@@ -32,11 +33,17 @@ import {
  * Encodes a value the core shares between requests (a list page, a fixed
  * prompt's result, a remembered completion answer) once per encoder, and the
  * result is shared too, so the transports serialize it once. Anything else is
- * encoded for its request alone.
+ * encoded for its request alone. An answer the core made for its caller
+ * (core/audience.ts `perCaller`) stays one in its wire form.
  */
 function encoder<K extends object>(encode: (value: K) => Wire): (value: K) => Wire {
   const once = (value: K): Encoded<Wire> => encodeOnce(encode(value));
-  return (value) => (isEncoded(value) ? derive(value, encode, once) : encode(value));
+  return (value) => sameScope(isEncoded(value) ? derive(value, encode, once) : encode(value), value);
+}
+
+/** `wire`, marked as its caller's answer when `answer`, what it encodes, is. */
+function sameScope(wire: Wire, answer: object): Wire {
+  return isPerCaller(answer) ? perCaller(wire) : wire;
 }
 
 /** A list page's result (and per shape: each registry has its own encoders). */
@@ -107,7 +114,13 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
       async (params, { engine, principal }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor'), principal)),
     ],
     ['skills/list', async (params, { engine, principal }) => skillPage(await engine.listSkills(optionalString(params, 'cursor'), principal))],
-    ['skills/get', async (params, { engine, principal }) => ({ skill: encodeSkill(await engine.getSkill(requireString(params, 'uri'), principal)) })],
+    [
+      'skills/get',
+      async (params, { engine, principal }) => {
+        const entry = await engine.getSkill(requireString(params, 'uri'), principal);
+        return sameScope({ skill: encodeSkill(entry) }, entry);
+      },
+    ],
     [
       'resources/directory/read',
       async (params, { engine, principal }) =>
@@ -119,7 +132,7 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
         const result = await ctx.engine.readResource(requireString(params, 'uri'), ctx);
         const wire: Wire = { contents: result.contents.map(encodeContents) };
         if (result._meta) wire._meta = result._meta;
-        return wire;
+        return sameScope(wire, result);
       },
     ],
   ]);

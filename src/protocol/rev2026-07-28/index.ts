@@ -8,6 +8,7 @@
  * absent from this registry and answer -32601.
  */
 
+import { isPerCaller } from '../../core/audience.js';
 import { isMissingClientCapabilityError } from '../../core/input.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { ErrorCode, ProtocolError } from '../../jsonrpc/errors.js';
@@ -61,9 +62,10 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
   /**
    * Adds the envelope to `wire` in place, after the result's own keys (a
    * `_meta` of its own keeps its place), as `{ ...result, resultType, _meta }`
-   * would.
+   * would. `forCaller`: the answer was made for its caller (core/audience.ts
+   * `perCaller`), decided where it was made.
    */
-  function envelop(wire: Wire, server: Encoded<ServerDescription>): Wire {
+  function envelop(wire: Wire, server: Encoded<ServerDescription>, forCaller: boolean): Wire {
     const own = wire._meta as Wire | undefined;
     // An InputRequiredResult names its own type, and is no answer to cache.
     const complete = wire.resultType === undefined;
@@ -71,7 +73,9 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
     wire._meta = own === undefined ? serverMeta(server) : { ...own, ...serverMeta(server) };
     if (cacheable && complete) {
       wire.ttlMs = server.cache.ttlMs;
-      wire.cacheScope = server.cache.cacheScope;
+      // server/utilities/caching: "public" may be served across authorization contexts; an
+      // answer another caller may be given otherwise (audiences, a principal) is "private".
+      wire.cacheScope = forCaller ? 'private' : server.cache.cacheScope;
     }
     return wire;
   }
@@ -83,11 +87,12 @@ function modern(method: string, handler: MethodHandler): MethodHandler {
   // unless it is encoded (shared, frozen): only a shared one is copied, and
   // that copy is encoded and kept with it.
   function wrap(result: Wire, server: Encoded<ServerDescription>): Wire {
-    if (!isEncoded(result)) return envelop(result, server);
+    const forCaller = isPerCaller(result);
+    if (!isEncoded(result)) return envelop(result, server, forCaller);
     const byServer = derive(result, envelopes, envelopes);
     let wire = byServer.get(server);
     if (!wire) {
-      wire = encodeOnce(envelop({ ...result }, server));
+      wire = encodeOnce(envelop({ ...result }, server, forCaller));
       byServer.set(server, wire);
     }
     return wire;

@@ -7,6 +7,7 @@
  * again from the start, now finding its answers. Only prompts/get,
  * resources/read and tools/call may answer this way.
  */
+import { principalId } from '../../core/context.js';
 import { CAPABILITY_OF, InputPendingError, type InputRequest, isAnswerTo, MissingClientCapabilityError } from '../../core/input.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/messages.js';
@@ -67,8 +68,8 @@ class Round implements InputBroker {
 export function withInput(method: string, handler: MethodHandler, codec: (ctx: Parameters<MethodHandler>[1]) => StateCodec): MethodHandler {
   return async (params, ctx) => {
     // Most requests carry neither: no state to open, nothing to merge.
-    // Bound to the caller's subject when the transport authenticated one (request-state.ts).
-    const subject = ctx.principal?.subject;
+    // Bound to the caller (its client and subject) when the transport authenticated one (request-state.ts).
+    const subject = principalId(ctx.principal);
     const carried = params.requestState === undefined ? NO_ANSWERS : await codec(ctx).open(params.requestState, method, params, subject);
     const responses = params.inputResponses === undefined ? NO_ANSWERS : readResponses(params.inputResponses);
     const known = carried === NO_ANSWERS ? responses : responses === NO_ANSWERS ? carried : { ...carried, ...responses };

@@ -5,8 +5,9 @@
  * HMAC-SHA256 (Web Crypto, no crypto of our own) and bound to the method, a
  * digest of the request's params and an expiry; anything else is refused with
  * -32602, as the spec's SHOULDs and the official SDK's codec do. When the
- * request was authenticated, the state is also bound to the caller's subject
- * (basic/patterns/mrtr: SHOULD bind the principal), so one caller's state is
+ * request was authenticated, the state is also bound to the caller (its
+ * token's client and subject, core/context.ts `principalId`;
+ * basic/patterns/mrtr: SHOULD bind the principal), so one caller's state is
  * refused for another. Any process
  * that holds the same key can take the retry (replicas share it).
  *
@@ -29,7 +30,7 @@ interface Payload {
   e: number;
   /** The answers so far, by key. */
   a: Record<string, Record<string, unknown>>;
-  /** The subject of the caller it was issued to, when the request was authenticated. */
+  /** The caller it was issued to (`principalId`), when the request was authenticated. */
   s?: string;
 }
 

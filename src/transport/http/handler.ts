@@ -27,9 +27,10 @@ import { challenge, createTokenCheck, METADATA_PATH, NO_AUTHORIZATION_SERVER, pr
 import { preflight, withCors } from './cors.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { jsonReply } from './exchange.js';
+import { createExtraRoutes } from './extra-routes.js';
 import { type Acceptable, HEADER, isJsonContentType, parseAccept } from './headers.js';
 import { healthReply } from './health.js';
-import type { HttpHandler, HttpOptions, HttpRoute } from './options.js';
+import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
 import { createSessionLookup } from './session-lookup.js';
@@ -66,14 +67,14 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
   const sessionsEnabled = options.sessions ?? true;
-  const routes = new Map(Object.entries(options.routes ?? {}));
-  if (routes.has(path)) throw new TypeError(`a route cannot take the MCP endpoint's path ${path}`);
+  // Webhooks and the like, unauthenticated, with a body budget of their own (extra-routes.ts).
+  const extraRoute = createExtraRoutes(options, path);
   const hostAllowed = createHostCheck(options.allowedHosts);
   const originAllowed = createOriginCheck(options.allowedOrigins);
   const tokenValid = options.authToken !== undefined ? createTokenCheck(options.authToken) : undefined;
   if (tokenValid && options.oauth) throw new TypeError('authToken and oauth exclude each other: a static token is for local use');
   // OAuth 2.1 resource server (auth/oauth.ts): tokens checked against the authorization server.
-  const oauth = options.oauth ? createOAuthGate(options.oauth) : undefined;
+  const oauth = options.oauth ? createOAuthGate(options.oauth, logger) : undefined;
   // Protected Resource Metadata only where it can name an authorization server (see auth.ts).
   const authorizationServers = tokenValid && options.authorizationServers?.length ? options.authorizationServers : undefined;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
@@ -220,8 +221,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   /** Routes a request that passed the DNS-rebinding checks. */
   function routeAllowed(request: HttpRequest): HttpReply | Promise<HttpReply> {
     const { pathname } = request;
-    const own = routes.get(pathname);
-    if (own) return extraRoute(own, request);
+    const own = extraRoute(request);
+    if (own) return own;
     if ((oauth || authorizationServers) && (pathname === METADATA_PATH || pathname === `${METADATA_PATH}${path}`)) {
       const endpoint = new URL(path, request.origin);
       if (request.method !== 'GET' && request.method !== 'HEAD') return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: 'GET' });
@@ -259,24 +260,6 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
         return lookup.named(request, principal, lookup.end);
       default:
         return reject(Rejections.MethodNotAllowed, null, { [HEADER.allow]: sessionsEnabled ? METHODS_ALLOWED : 'POST' });
-    }
-  }
-
-  /** A route of `options.routes`: its body read against the same budget as the MCP endpoint's, and given back after. */
-  async function extraRoute(own: HttpRoute, request: HttpRequest): Promise<HttpReply> {
-    let held = 0;
-    try {
-      return await own({
-        method: request.method,
-        headers: request.headers,
-        readBody: async (max) => {
-          const bytes = await request.readBody(max, bodies);
-          if (bytes instanceof Uint8Array) held += bytes.byteLength;
-          return bytes;
-        },
-      });
-    } finally {
-      bodies.give(held);
     }
   }
 

@@ -12,7 +12,8 @@ export interface RouteRequest {
   readonly headers: HeaderReader;
   /**
    * The body, up to `max` bytes: undefined when it is larger, `busy` when the
-   * handler holds too many body bytes at once (answer 503). Read once.
+   * routes hold too many body bytes at once (`maxBufferedRouteBodyBytes`:
+   * answer 503). Read once.
    */
   readBody(max: number): Promise<Uint8Array | undefined | 'busy'>;
 }
@@ -54,6 +55,14 @@ export interface HttpOptions {
    * by the connection. Default 64 MiB.
    */
   maxBufferedBodyBytes?: number;
+  /**
+   * Most body bytes held at once by the {@link routes} (webhooks), a budget
+   * apart from `maxBufferedBodyBytes`: a route is reached without the
+   * bearer token, so its bodies must never leave an authorized MCP request
+   * without room. Past it a route's body gets 503 with `Retry-After`.
+   * Default 4 MiB.
+   */
+  maxBufferedRouteBodyBytes?: number;
   /**
    * A bearer token every MCP request must carry (`Authorization: Bearer …`);
    * others get 401 with `WWW-Authenticate: Bearer realm="mcp"`. Clients are
@@ -101,6 +110,7 @@ export interface HttpOptions {
    * Endpoints besides the MCP one, by exact path, e.g. `{ '/hooks/git':
    * createGitHook(...) }`. They pass the `Host` and `Origin` checks but not
    * the bearer token: each guards itself (a webhook has its own secret).
+   * Their bodies are held against `maxBufferedRouteBodyBytes`.
    */
   routes?: Readonly<Record<string, HttpRoute>>;
   /**

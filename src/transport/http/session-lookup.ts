@@ -2,11 +2,12 @@
  * Finding the session a request names, and ending one on DELETE: from this
  * handler's store, or with shared state (shared-sessions.ts) from the record
  * other replicas see, rebuilt here first. Under OAuth a session belongs to
- * the token subject that opened it: to anyone else it does not exist (404),
+ * the caller that opened it (its token's client and subject: principalId):
+ * to anyone else it does not exist (404),
  * as an unknown session is answered (2025-11-25 streamable-http §Session
  * Management).
  */
-import type { Logger, Principal } from '../../server/index.js';
+import { type Logger, type Principal, principalId } from '../../server/index.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { HEADER } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
@@ -16,7 +17,7 @@ import type { SharedSessions } from './shared-sessions.js';
 type Reply = HttpReply | Promise<HttpReply>;
 
 export interface SessionLookup {
-  /** Calls `then` with the session named `id`, or undefined when it is unknown or another subject's. */
+  /** Calls `then` with the session named `id`, or undefined when it is unknown or another caller's. */
   find(id: string, principal: Principal | undefined, then: (session: Session | undefined) => Reply): Reply;
   /** GET and DELETE: the session the request names, 405 without one, 404 for an unknown one. */
   named(request: HttpRequest, principal: Principal | undefined, then: (session: Session) => Reply): Reply;
@@ -39,7 +40,8 @@ export function createSessionLookup(
   }
 
   function find(id: string, principal: Principal | undefined, then: (session: Session | undefined) => Reply): Reply {
-    const own = (session: Session | undefined): Reply => then(session && session.owner !== principal?.subject ? undefined : session);
+    const caller = principalId(principal);
+    const own = (session: Session | undefined): Reply => then(session && session.owner !== caller ? undefined : session);
     const found = shared ? shared.find(id) : store.get(id);
     if (!(found instanceof Promise)) return own(found);
     return found.then(own, unavailable('look up'));

@@ -9,7 +9,7 @@
  */
 import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
-import type { Logger, Server } from '../../server/index.js';
+import { type Logger, principalId, type Server } from '../../server/index.js';
 import { Rejections, reject } from './errors.js';
 import { createExchange, type Exchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
@@ -104,7 +104,7 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
       return answer(undefined, () => connection.handle(resolved).finally(() => connection.close('disconnect')), id, accept);
     }
     const session = store.open(server);
-    session.owner = resolved.facts.principal?.subject;
+    session.owner = principalId(resolved.facts.principal);
     return (async () => {
       let response: JsonRpcResponse | undefined;
       try {

@@ -39,9 +39,9 @@ export interface Session {
   readonly exchanges: Map<RequestId, Exchange>;
   lastActive: number;
   /**
-   * The subject of the token that opened it, under OAuth: requests under
-   * another subject's token do not find it (2025-06-18 security best
-   * practices §Session Hijacking: bind sessions to the user).
+   * Who opened it, under OAuth (core/context.ts `principalId`: the token's
+   * client and subject): other callers' requests do not find it (2025-06-18
+   * security best practices §Session Hijacking: bind sessions to the user).
    */
   owner?: string | undefined;
 }

@@ -31,7 +31,7 @@ interface SessionRecord {
   initialized: boolean;
   logLevel?: string;
   subscriptions: string[];
-  /** The token subject that opened it, under OAuth: other subjects' requests do not find it. */
+  /** Who opened it, under OAuth (`principalId`): other callers' requests do not find it. */
   owner?: string;
 }
 

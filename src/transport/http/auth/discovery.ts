@@ -7,6 +7,8 @@
  * (`/.well-known/openid-configuration` appended to it).
  */
 
+import type { OutageLog } from './outage-log.js';
+
 /** The fields of RFC 8414 §2 a resource server uses. */
 export interface AuthorizationServerMetadata {
   readonly issuer: string;
@@ -39,6 +41,8 @@ function isMetadata(value: unknown): value is AuthorizationServerMetadata {
 
 export interface DiscoveryOptions {
   timeoutMs: number;
+  /** Where an outage of the metadata, and its end, are said. */
+  outage: OutageLog;
   /** After a failure, how long before trying again; meanwhile the failure is the answer. */
   retryMs: number;
   /** How long a document is kept before it is fetched again. */
@@ -64,11 +68,13 @@ export function createDiscovery(issuer: string, options: DiscoveryOptions): () =
         // RFC 8414 §3.3: the issuer named inside must be the one asked for, or the document is not to be used.
         if (!isMetadata(document) || document.issuer !== issuer) throw new AuthUnavailableError(`${url} names another issuer`);
         known = document;
+        options.outage.answered();
         return document;
       } catch (error) {
         last = error;
       }
     }
+    options.outage.failed(last, known ? 'the document fetched before stays in use' : 'tokens cannot be checked (503) until it answers');
     if (known) return known;
     throw last instanceof AuthUnavailableError ? last : new AuthUnavailableError(`the metadata of ${issuer} cannot be fetched`, { cause: last });
   }

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AuthUnavailableError } from './discovery.js';
+import type { OutageLog } from './outage-log.js';
 
 export interface IntrospectionOptions {
   endpoint: string;
@@ -22,6 +23,8 @@ export interface IntrospectionOptions {
   maxEntries: number;
   /** Most questions to the endpoint at once. */
   maxInFlight: number;
+  /** Where an outage of the endpoint, and its end, are said. */
+  outage: OutageLog;
   now: () => number;
 }
 
@@ -39,7 +42,19 @@ export function createIntrospection(options: IntrospectionOptions): Introspect {
   const answers = new Map<string, { until: number; claims: Record<string, unknown> | undefined }>();
   const asking = new Map<string, Promise<Record<string, unknown> | undefined>>();
 
+  /** The endpoint's answer about `token`; an outage said once, and its end. */
   async function ask(token: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      const claims = await askEndpoint(token);
+      options.outage.answered();
+      return claims;
+    } catch (error) {
+      options.outage.failed(error, 'opaque access tokens get 503 until it answers');
+      throw error;
+    }
+  }
+
+  async function askEndpoint(token: string): Promise<Record<string, unknown> | undefined> {
     let response: Response;
     try {
       response = await fetch(options.endpoint, {

@@ -9,6 +9,7 @@
  */
 import type { FlattenedJWSInput, JWSHeaderParameters } from 'jose';
 import { AuthUnavailableError } from './discovery.js';
+import type { OutageLog } from './outage-log.js';
 
 type Jose = typeof import('jose');
 type LocalSet = ReturnType<Jose['createLocalJWKSet']>;
@@ -16,6 +17,8 @@ export type GetKey = (header: JWSHeaderParameters, token: FlattenedJWSInput) => 
 
 export interface KeyOptions {
   timeoutMs: number;
+  /** Where an outage of the key set, and its end, are said. */
+  outage: OutageLog;
   /** Least time between two fetches, whether the last one worked or not. */
   cooldownMs: number;
   /** Keys older than this are fetched again (the old ones stay if that fails). */
@@ -45,7 +48,15 @@ export function createKeySource(jose: Jose, where: () => Promise<string>, option
     if (!pending) {
       triedAt = options.now();
       pending = (async () => {
-        keys = await fetchKeys(jose, await where(), options.timeoutMs);
+        // A key set whose place is unknown is the metadata's outage, said there.
+        const url = await where();
+        try {
+          keys = await fetchKeys(jose, url, options.timeoutMs);
+        } catch (error) {
+          options.outage.failed(error, keys ? 'the keys fetched before stay in use' : 'JWT access tokens get 503 until it answers');
+          throw error;
+        }
+        options.outage.answered();
         fetchedAt = options.now();
       })().finally(() => {
         pending = undefined;

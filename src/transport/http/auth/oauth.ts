@@ -20,7 +20,7 @@
  */
 
 import { ErrorCode } from '../../../jsonrpc/errors.js';
-import type { Principal } from '../../../server/index.js';
+import { type Logger, type Principal, silentLogger } from '../../../server/index.js';
 import { challenge, protectedResourceMetadata } from '../auth.js';
 import { type Rejection, Rejections, reject } from '../errors.js';
 import { HEADER } from '../headers.js';
@@ -30,6 +30,7 @@ import { createIntrospection, type Introspect } from './introspection.js';
 import { ASYMMETRIC_ALGORITHMS, looksLikeJwt, verifyJwt } from './jwt.js';
 import { createKeySource, type GetKey } from './keys.js';
 import { type OAuthOptions, readScopes } from './oauth-options.js';
+import { createOutageLog } from './outage-log.js';
 
 type Jose = typeof import('jose');
 
@@ -95,15 +96,33 @@ function values(claim: unknown): string[] {
   return typeof claim === 'string' ? claim.split(' ').filter(Boolean) : audiences(claim);
 }
 
+/** A claim that is a non-empty string, or undefined. */
+const named = (claim: unknown): string | undefined => (typeof claim === 'string' && claim !== '' ? claim : undefined);
+
 /**
- * The principal of verified claims: the scopes of `scope` (RFC 9068 §2.2.3,
- * RFC 7662 §2.2) or the common `scp` list, and its audiences, the values of
- * `audienceClaim` or else its scopes.
+ * The principal of verified claims: its subject (`sub`) and client
+ * (`client_id`, RFC 9068 §2.2 and RFC 7662 §2.2, else OpenID's `azp`), the
+ * scopes of `scope` (RFC 9068 §2.2.3, RFC 7662 §2.2) or the common `scp`
+ * list, and its audiences, the values of `audienceClaim` or else its scopes.
+ *
+ * What a caller opens (a 2025 session, a 2026 requestState) is bound to its
+ * client and subject together (core/context.ts `principalId`). A token that
+ * names neither could be anyone's (RFC 7662 makes both optional; RFC 9068
+ * requires both in a JWT): it is refused, rather than admitted as a caller
+ * every other such token would be. The issuer is not part of it: only the
+ * configured one's tokens are accepted.
  */
 function principalOf(claims: Record<string, unknown>, audienceClaim: string | undefined): Principal {
   const scopes = values(claims.scope ?? claims.scp);
-  const principal = { scopes, audiences: audienceClaim === undefined ? scopes : values(claims[audienceClaim]) };
-  return typeof claims.sub === 'string' ? { subject: claims.sub, ...principal } : principal;
+  const subject = named(claims.sub);
+  const client = named(claims.client_id) ?? named(claims.azp);
+  if (subject === undefined && client === undefined) throw new BadToken('the access token names neither a subject nor a client');
+  return {
+    ...(subject !== undefined ? { subject } : {}),
+    ...(client !== undefined ? { client } : {}),
+    scopes,
+    audiences: audienceClaim === undefined ? scopes : values(claims[audienceClaim]),
+  };
 }
 
 /** The audience as a URL, when it is an http(s) one. */
@@ -113,7 +132,7 @@ function canonicalUrl(audience: string | undefined): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
-export function createOAuthGate(options: OAuthOptions): OAuthGate {
+export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLogger): OAuthGate {
   const issuer = options.issuer;
   const required = readScopes(options.scopes);
   const algorithms = options.algorithms ?? ASYMMETRIC_ALGORITHMS;
@@ -125,9 +144,24 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
   const now = Date.now;
   const keyCooldownMs = options.keyCooldownMs ?? 30_000;
   // A failed lookup of the metadata is retried no more often than the keys are.
-  const discover = createDiscovery(issuer, { timeoutMs, retryMs: Math.min(5000, keyCooldownMs), maxAgeMs: 60 * 60_000, now });
+  // Each part the authorization server serves says its outages (and their end) once (outage-log.ts).
+  const discover = createDiscovery(issuer, {
+    timeoutMs,
+    retryMs: Math.min(5000, keyCooldownMs),
+    maxAgeMs: 60 * 60_000,
+    now,
+    outage: createOutageLog(logger, `the authorization server's metadata (${issuer})`),
+  });
   const introspect: Introspect | undefined = options.introspection
-    ? createIntrospection({ ...options.introspection, timeoutMs, cacheMs: options.introspectionCacheMs ?? 30_000, maxEntries: 10_000, maxInFlight: 32, now })
+    ? createIntrospection({
+        ...options.introspection,
+        timeoutMs,
+        cacheMs: options.introspectionCacheMs ?? 30_000,
+        maxEntries: 10_000,
+        maxInFlight: 32,
+        now,
+        outage: createOutageLog(logger, `the authorization server's introspection endpoint (${options.introspection.endpoint})`),
+      })
     : undefined;
   let tools: Promise<{ jose: Jose; keys: GetKey }> | undefined;
   function jwtTools(): Promise<{ jose: Jose; keys: GetKey }> {
@@ -139,7 +173,7 @@ export function createOAuthGate(options: OAuthOptions): OAuthGate {
           if (!uri) throw new AuthUnavailableError('the authorization server publishes no jwks_uri');
           return uri;
         },
-        { timeoutMs, cooldownMs: keyCooldownMs, maxAgeMs: 10 * 60_000, now },
+        { timeoutMs, cooldownMs: keyCooldownMs, maxAgeMs: 10 * 60_000, now, outage: createOutageLog(logger, "the authorization server's key set") },
       );
       return { jose, keys };
     });
