@@ -194,7 +194,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       // Who the token names goes with the request to its handlers (ctx.principal).
       if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
       if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
-      return sessions.post(resolved, accept, session);
+      return sessions.post(request, resolved, accept, session);
     };
     // The resolver is synchronous: a shared session is looked up (and rebuilt) before it.
     return sessionId === null ? routeIn(undefined) : lookup.find(sessionId.trim(), principal, routeIn);

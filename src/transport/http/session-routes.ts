@@ -37,7 +37,7 @@ export interface RouteContext {
 /** The session routes. */
 export interface SessionRoutes {
   /** A POST the resolver gave to a session revision, in `session` when it named a known one. */
-  post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
+  post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
   /** A GET on a known session: its SSE stream. */
   get(request: HttpRequest, session: Session): HttpReply;
 }
@@ -56,9 +56,18 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
     id: JsonRpcRequest['id'],
     accept: Acceptable,
     headers?: Record<string, string>,
+    request?: HttpRequest,
   ): Promise<HttpReply> {
     // Session revisions' JSON-RPC errors are ordinary answers: 200 (they name no other status).
-    const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, onDone: track(), ...(headers ? { headers } : {}) });
+    // A session request may ask its client something: it then holds one of the client's stream places.
+    const exchange = createExchange({
+      accept,
+      keepAliveMs,
+      statusFor: () => 200,
+      onDone: track(),
+      ...(headers ? { headers } : {}),
+      ...(request ? { takeStream: () => takeStream(request) } : {}),
+    });
     if (session) {
       session.inFlight++;
       session.exchanges.set(id, exchange);
@@ -79,7 +88,12 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
     return exchange.response;
   }
 
-  function post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
+  function post(
+    request: HttpRequest,
+    resolved: Exclude<Resolved, { kind: 'answer' }>,
+    accept: Acceptable,
+    session: Session | undefined,
+  ): HttpReply | Promise<HttpReply> {
     if (session) {
       session.lastActive = Date.now();
       // Notifications and responses (the answers to the server's own questions) go to the
@@ -89,7 +103,7 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
           .handle(resolved)
           .then(() => saved(session))
           .then(accepted);
-      return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept);
+      return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept, undefined, request);
     }
     if (resolved.kind === 'request' && resolved.scope === 'initialize') return initialize(resolved, accept);
     if (sessionsEnabled) return reject(Rejections.SessionRequired, resolved.kind === 'request' ? resolved.request.id : null);
