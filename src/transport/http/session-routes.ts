@@ -10,7 +10,7 @@
 import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
 import type { Logger, Server } from '../../server/index.js';
-import { Rejections, reject } from './errors.js';
+import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { createExchange, type Exchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
@@ -29,9 +29,10 @@ export interface RouteContext {
   /**
    * Told after each message a session handled, so shared state can record it
    * (shared-sessions.ts); a promise when it writes, which the answer waits
-   * for: the client's next request may land on another replica.
+   * for (the client's next request may land on another replica), false when
+   * the write failed.
    */
-  saved?(session: Session): Promise<void> | undefined;
+  saved?(session: Session): Promise<boolean> | undefined;
 }
 
 /** The session routes. */
@@ -134,8 +135,12 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
         session.connection.close('disconnect');
         return reject(Rejections.TooManySessions, id);
       }
+      // A session other replicas cannot find would answer 404 there: with shared state out of reach it is not opened.
+      if ((await saved(session)) === false) {
+        store.end(session.id);
+        return reject(Rejections.SharedStateUnavailable, id, RETRY_AFTER);
+      }
       logger.debug(`Opened session ${session.id}`);
-      await saved(session);
       return answer(undefined, async () => response, id, accept, { [HEADER.sessionId]: session.id });
     })();
   }
