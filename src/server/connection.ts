@@ -23,6 +23,7 @@ import {
   resultResponse,
 } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
+import { keptCapabilities, keptClientInfo } from './handshake.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
 import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
 
@@ -95,13 +96,13 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
   const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
 
   function startSession(revision: Revision, params: Record<string, unknown>, principal: Principal | undefined): LegacySession {
-    const capabilities = params.capabilities;
-    const info = params.clientInfo;
+    // Only what the server uses of the handshake, within a small budget (handshake.ts): the session
+    // outlives the request, here and in shared state, and a client may send megabytes there.
     session = {
       revision,
       version: revision.version,
-      clientCapabilities: typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {},
-      clientInfo: typeof info === 'object' && info !== null ? (info as Record<string, unknown>) : undefined,
+      clientCapabilities: keptCapabilities(params.capabilities),
+      clientInfo: keptClientInfo(params.clientInfo),
       initialized: false,
       subscriptions: new Set(),
     };

@@ -122,6 +122,8 @@ export interface Replica extends Started {
   readonly url: string;
   /** Lines the replica wrote to stderr. */
   readonly log: string[];
+  /** The running process's id (undefined before `start`). */
+  readonly pid: number | undefined;
   /** Starts it (again) and waits until /readyz answers 200. */
   start(): Promise<void>;
   /** SIGKILL: no drain, no goodbye. */
@@ -145,6 +147,9 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
     log,
+    get pid() {
+      return child?.pid;
+    },
     async start() {
       child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
       child.stderr?.setEncoding('utf8').on('data', (text: string) => log.push(...text.split('\n').filter(Boolean)));
