@@ -81,13 +81,12 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000, backlog: !options.shared });
   const shared = options.shared && sessionsEnabled ? createSharedSessions(options.shared, store, server, idleMs, logger) : undefined;
   const lookup = createSessionLookup(store, shared, sessionsEnabled, sessionsEnabled ? METHODS_ALLOWED : 'POST', logger);
-  const sweeper = setInterval(
-    () => {
-      store.sweep();
-      shared?.refresh();
-    },
-    Math.max(1000, Math.min(idleMs / 2, 60_000)),
-  );
+  const sweepMs = options.sessionSweepMs ?? Math.max(1000, Math.min(idleMs / 2, 60_000));
+  if (options.sessionSweepMs !== undefined && (!Number.isSafeInteger(sweepMs) || sweepMs < 1)) throw new TypeError('sessionSweepMs must be a positive integer');
+  const sweeper = setInterval(() => {
+    store.sweep();
+    shared?.refresh();
+  }, sweepMs);
   (sweeper as { unref?: () => void }).unref?.();
 
   /** Answers in flight, so close() can wait for them. */
