@@ -5,7 +5,7 @@
  * sends there is kept: a session lives for its idle time (30 minutes by
  * default, 1,000 at once), in this process and, for replicas, in Redis, and
  * `initialize` may carry megabytes (80 sessions of 3.9 MB of capabilities
- * held 604 MiB of a replica and 324 MiB of Redis when kept whole).
+ * held about 600 MiB of a replica and 320 MiB of Redis when kept whole).
  *
  * The budget: what is kept of one handshake serializes to at most
  * {@link HANDSHAKE_BUDGET_BYTES} (1 KiB) of JSON, so 1,000 sessions hold at

@@ -53,7 +53,8 @@ describe('questions a stdio client never answers', () => {
     for (const answer of answers) expect(answer.error).toEqual({ code: -32603, message: expect.stringMatching(NO_ANSWER) });
     const questions = client.received.filter((m) => m.method === 'elicitation/create');
     expect(questions).toHaveLength(12);
-    // Each question is cancelled (notifications/cancelled naming it), before its request's answer.
+    // Each question is withdrawn (notifications/cancelled naming it) after it was asked; the HTTP
+    // case below checks the order on the asking request's own stream.
     for (const question of questions) {
       const cancelled = client.received.findIndex((m) => m.method === 'notifications/cancelled' && m.params?.requestId === question.id);
       expect(cancelled, `cancellation of ${question.id}`).toBeGreaterThan(client.received.indexOf(question));

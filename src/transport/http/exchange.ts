@@ -130,8 +130,8 @@ export function createExchange(options: ExchangeOptions): Exchange {
       markDone();
     },
     hold() {
-      if (release) return undefined;
       if (finished) return 'The request that asks has ended';
+      if (release) return undefined;
       if (!options.accept.sse) return "The client does not accept text/event-stream, so this request's answer cannot carry a question";
       const taken = options.takeStream?.();
       if (!taken) return "Too many requests wait for this client's answers or hold its streams; answer or cancel one first";
