@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Agent, type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { createHttpHandler, type HttpHandler, type HttpOptions, serveHttp } from '../src/http.js';
+import { createHttpHandler, type HttpHandler, type HttpOptions, type ServeHttpOptions, serveHttp } from '../src/http.js';
 import type { Server } from '../src/index.js';
 import { type Message, MODERN_VERSION, modernMeta } from './_wire.js';
 
@@ -64,7 +64,7 @@ export class RawHttpClient {
    * 127.0.0.1 port. Requests go out through node:http (not fetch), so tests
    * can send any Host header.
    */
-  static async node(server: Server, options: HttpOptions = {}): Promise<RawHttpClient> {
+  static async node(server: Server, options: ServeHttpOptions = {}): Promise<RawHttpClient> {
     const running = await serveHttp(server, { ...options, host: '127.0.0.1', port: 0 });
     const fetch = async (request: Request): Promise<Response> => {
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : Buffer.from(await request.arrayBuffer());

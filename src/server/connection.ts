@@ -23,8 +23,9 @@ import {
   resultResponse,
 } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
+import { keptCapabilities, keptClientInfo } from './handshake.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
-import { Outgoing, sessionBroker } from './outgoing.js';
+import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
 
 /** Where a connection writes what it sends unprompted (notifications). */
 export interface Peer {
@@ -40,6 +41,15 @@ export interface Peer {
    * `receive` or `handle`: true for stdio and HTTP sessions.
    */
   readonly carriesRequests?: boolean;
+  /**
+   * Called before the server asks the client something on behalf of request
+   * `relatedTo`, which then waits on its client: the transport counts it
+   * against that client's caps (over HTTP, its stream places: the answer
+   * stays open until the client answers) and gives the place back when the
+   * request's answer ends. Undefined when it may wait; otherwise why not,
+   * which the request is answered with at once.
+   */
+  hold?(relatedTo: RequestId): string | undefined;
 }
 
 /** Why a connection closes: the peer went away, or the server is shutting down. */
@@ -77,22 +87,22 @@ function covers(subscribed: string, uri: string): boolean {
   return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`);
 }
 
-/** Creates a connection bound to an engine and a peer. */
-export function createConnection(engine: Engine, server: Encoded<ServerDescription>, peer: Peer, logger: Logger): Connection {
+/** Creates a connection bound to an engine and a peer; `questions` bounds what it asks the client (server/outgoing.ts). */
+export function createConnection(engine: Engine, server: Encoded<ServerDescription>, peer: Peer, logger: Logger, questions: QuestionLimits): Connection {
   const inFlight = new Map<RequestId, InFlight>();
   let session: LegacySession | undefined;
   let stopEvents: (() => void) | undefined;
-  const outgoing = peer.carriesRequests ? new Outgoing(peer) : undefined;
+  const outgoing = peer.carriesRequests ? new Outgoing(peer, questions) : undefined;
   const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
 
   function startSession(revision: Revision, params: Record<string, unknown>, principal: Principal | undefined): LegacySession {
-    const capabilities = params.capabilities;
-    const info = params.clientInfo;
+    // Only what the server uses of the handshake, within a small budget (handshake.ts): the session
+    // outlives the request, here and in shared state, and a client may send megabytes there.
     session = {
       revision,
       version: revision.version,
-      clientCapabilities: typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {},
-      clientInfo: typeof info === 'object' && info !== null ? (info as Record<string, unknown>) : undefined,
+      clientCapabilities: keptCapabilities(params.capabilities),
+      clientInfo: keptClientInfo(params.clientInfo),
       initialized: false,
       subscriptions: new Set(),
     };

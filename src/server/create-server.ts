@@ -40,6 +40,22 @@ export interface ServerLimits {
   maxSubscriptions: number;
   /** Longest URI accepted in a subscription, in UTF-8 bytes; longer ones get -32602. Default 2048. */
   maxSubscriptionUriBytes: number;
+  /**
+   * How long a question of the server's to a 2025 session's client
+   * (`ctx.input`: elicitation, sampling, roots) waits for its answer, in ms.
+   * Then it is withdrawn with `notifications/cancelled` (2025-06-18
+   * basic/lifecycle §Timeouts) and the request that asked gets -32603 saying
+   * so. Default 60000, the official SDKs' default request timeout: a client
+   * gives up on its own request by then.
+   */
+  inputTimeoutMs: number;
+  /**
+   * Most such questions waiting for one session's client at once; one more
+   * fails its request at once with -32603 saying so. Over HTTP each request
+   * waiting on its client also takes one of that client's stream places
+   * (`maxStreamsPerClient`). Default 8.
+   */
+  maxPendingInputs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -51,6 +67,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   maxResourceBytes: 16 * MiB,
   maxSubscriptions: 128,
   maxSubscriptionUriBytes: 2048,
+  inputTimeoutMs: 60_000,
+  maxPendingInputs: 8,
 };
 
 /** Options of {@link createServer}. */
@@ -163,12 +181,13 @@ export function createServer(options: ServerOptions): Server {
   if (options.instructions !== undefined) settings.instructions = options.instructions;
   if (options.extensions !== undefined) settings.extensions = options.extensions;
   const description = encodeOnce(settings);
+  const questions = { timeoutMs: limits.inputTimeoutMs, maxPending: limits.maxPendingInputs };
 
   return {
     info,
     limits,
     engine,
-    connect: (peer) => createConnection(engine, description, peer, logger),
+    connect: (peer) => createConnection(engine, description, peer, logger, questions),
     prompts: () => engine.prompts(),
     close: () => engine.close(),
   };

@@ -6,12 +6,15 @@
  *
  * Two connections, as Redis requires: one for commands, one in subscriber
  * mode for the topics. Commands fail at once while Redis is out of reach
- * (no offline queue), so a request is answered 503 rather than left waiting;
+ * (no offline queue) and after `commandTimeoutMs` while it does not answer
+ * (redis-health.ts), so a request is answered 503 rather than left waiting;
  * node-redis reconnects in the background, and the subscriptions with it.
- * The URL may carry a password: it is never logged.
+ * An outage is logged once with its cause, and once when it ends. The URL
+ * may carry a password: it is never logged.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../server/index.js';
+import { createRedisHealth, redactSecrets } from './redis-health.js';
 import type { SharedState } from './shared-state.js';
 
 /** How long the first connection may take before {@link connectRedis} gives up. */
@@ -22,19 +25,39 @@ export interface RedisOptions {
   /** Prefix of every key and channel. Default `skillport:`. */
   prefix?: string;
   logger?: Logger;
+  /**
+   * How long a command may wait for Redis's answer, in ms; then it fails (a
+   * request that needed it gets 503 with `Retry-After`), and so does every
+   * command until Redis answers a PING again. A Redis answers in well under
+   * a millisecond; `/readyz` gives up after 2 s. Default 1000.
+   */
+  commandTimeoutMs?: number;
+}
+
+/** A URL component percent-decoded, or as it is when it does not decode. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Connects to Redis at `url` (`redis://` or `rediss://`) and returns the shared state over it. */
 export async function connectRedis(url: string, options: RedisOptions = {}): Promise<SharedState> {
   let where: string;
+  let secrets: string[];
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(parsed.protocol);
     // Named in messages without its credentials.
     where = parsed.host;
+    secrets = [parsed.password, decoded(parsed.password)];
   } catch {
     throw new TypeError('the Redis URL must look like redis://[user:password@]host:port[/db] (or rediss:// for TLS)');
   }
+  const timeoutMs = options.commandTimeoutMs ?? 1000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError('commandTimeoutMs must be a positive integer');
   const { createClient } = await import('redis');
   const prefix = options.prefix ?? 'skillport:';
   const logger = options.logger;
@@ -46,17 +69,15 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
   };
   const commands = createClient(settings);
   const subscriber = createClient(settings);
-  // Without an error listener node-redis would throw on a dropped connection; log once per outage.
-  let down = false;
-  for (const client of [commands, subscriber]) {
-    client.on('error', (error: Error) => {
-      if (!down) logger?.warn(`Redis is out of reach: ${error.message}`);
-      down = true;
-    });
-    client.on('ready', () => {
-      if (down) logger?.info('Redis is reachable again');
-      down = false;
-    });
+  const health = createRedisHealth({ where, secrets, timeoutMs, logger, probe: () => commands.ping() });
+  const run = health.run;
+  // Without an error listener node-redis would throw on a dropped connection; the outage is logged once.
+  for (const [name, client] of [
+    ['commands', commands],
+    ['subscriber', subscriber],
+  ] as const) {
+    client.on('error', (error: unknown) => health.failed(name, error));
+    client.on('ready', () => health.ready(name));
   }
   // node-redis retries the first connection forever; a server that cannot reach Redis at start
   // says so and stops instead of hanging (later outages are retried, and /readyz reports them).
@@ -69,6 +90,7 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
       }),
     ]);
   } catch (error) {
+    health.close();
     for (const client of [commands, subscriber]) {
       try {
         client.destroy();
@@ -76,7 +98,8 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
         // Never connected: nothing to destroy.
       }
     }
-    throw error;
+    // What the CLI prints when it cannot start: Redis's words, without the password.
+    throw new Error(redactSecrets(error instanceof Error ? error.message : String(error), secrets));
   } finally {
     clearTimeout(timer);
   }
@@ -86,19 +109,19 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
   return {
     replica: randomUUID(),
     async get(key) {
-      return (await commands.get(prefix + key)) ?? undefined;
+      return (await run(() => commands.get(prefix + key))) ?? undefined;
     },
     async set(key, value, ttlMs) {
-      await commands.set(prefix + key, value, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } });
+      await run(() => commands.set(prefix + key, value, { expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) } }));
     },
     async touch(key, ttlMs) {
-      return (await commands.pExpire(prefix + key, Math.max(1, Math.round(ttlMs)))) === 1;
+      return (await run(() => commands.pExpire(prefix + key, Math.max(1, Math.round(ttlMs))))) === 1;
     },
     async delete(key) {
-      await commands.del(prefix + key);
+      await run(() => commands.del(prefix + key));
     },
     async publish(topic, message) {
-      await commands.publish(prefix + topic, message);
+      await run(() => commands.publish(prefix + topic, message));
     },
     subscribe(topic, listener) {
       const channel = prefix + topic;
@@ -111,7 +134,7 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
           .subscribe(channel, (message: string) => {
             for (const each of [...created]) each(message);
           })
-          .catch((error: unknown) => logger?.error(`Cannot subscribe to ${channel}`, error));
+          .catch((error: unknown) => logger?.error(`Cannot subscribe to ${channel}: ${redactSecrets(String(error), secrets)}`));
       }
       set.add(listener);
       return () => {
@@ -120,13 +143,29 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
     },
     async ping() {
       try {
-        return (await commands.ping()) === 'PONG';
+        return (await run(() => commands.ping())) === 'PONG';
       } catch {
         return false;
       }
     },
     async close() {
-      await Promise.allSettled([commands.close(), subscriber.close()]);
+      health.close();
+      // A graceful close waits for every pending answer, which a stalled Redis never sends.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const graceful = Promise.allSettled([commands.close(), subscriber.close()]).then(() => true);
+      const gave = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const closed = await Promise.race([graceful, gave]);
+      clearTimeout(timer);
+      if (closed) return;
+      for (const client of [commands, subscriber]) {
+        try {
+          client.destroy();
+        } catch {
+          // Already gone.
+        }
+      }
     },
   };
 }

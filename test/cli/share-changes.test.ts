@@ -96,6 +96,13 @@ describe('shareChanges', () => {
       cleanups.push(() => repo.remove());
       const folder = await loadGitSkills(`git+${repo.url}#main`, { cacheDir: repo.cache, git: GIT, env: repo.env, pullIntervalMs: 0, logger: silentLogger });
       cleanups.push(() => folder.close());
+      // Counted before shareChanges sees it: each fetch the bus asks for is one call.
+      let syncs = 0;
+      const sync = folder.sync;
+      folder.sync = () => {
+        syncs++;
+        return sync();
+      };
       const recording = recordingBus();
       cleanups.push(shareChanges(folder, recording.bus, silentLogger));
       const serves = async (commit: string) => {
@@ -107,7 +114,7 @@ describe('shareChanges', () => {
         // The publish, if any, is queued after the swap's events.
         await new Promise((resolve) => setTimeout(resolve, 0));
       };
-      return { repo, folder, serves, ...recording };
+      return { repo, folder, serves, syncs: () => syncs, ...recording };
     }
 
     it('publishes the commit its own fetch found, once', async () => {
@@ -119,14 +126,18 @@ describe('shareChanges', () => {
     });
 
     it('fetches at once on a commit another replica announced and does not announce it again', async () => {
-      const { repo, folder, serves, published, deliver } = await gitReplica();
+      const { repo, folder, serves, published, deliver, syncs } = await gitReplica();
       const second = repo.push({ 'beta/SKILL.md': skillMd('beta', 'Added.') });
       deliver({ revision: second });
       await serves(second);
       expect(folder.catalogue.prompts.map((p) => p.name)).toContain('beta');
       // The same announcement again (a replica that fetched it too) fetches nothing and says nothing.
       deliver({ revision: second });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Judged after a later announcement, fetched and served: whatever the repeat set off came before it.
+      const third = repo.push({ 'gamma/SKILL.md': skillMd('gamma', 'Added later.') });
+      deliver({ revision: third });
+      await serves(third);
+      expect(syncs()).toBe(2);
       expect(published).toEqual([]);
     });
 

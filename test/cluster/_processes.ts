@@ -72,13 +72,26 @@ async function end(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Pro
   clearTimeout(timer);
 }
 
-/** A redis-server on a free port: no RDB, no AOF, its files in `dir`. */
-export async function startRedis(dir: string): Promise<Started & { url: string; port: number }> {
-  const port = await freePort();
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+/** A running redis-server: `pause` (SIGSTOP) and `resume` (SIGCONT) make a Redis that stalls with its socket open. */
+export interface RedisServer extends Started {
+  readonly url: string;
+  readonly port: number;
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * A redis-server on a free port (or `port`, to start one again where clients
+ * expect it): no RDB, no AOF, its files in `dir`; with `password`, clients
+ * must give it (the URL carries it).
+ */
+export async function startRedis(dir: string, options: { port?: number; password?: string } = {}): Promise<RedisServer> {
+  const port = options.port ?? (await freePort());
+  const auth = options.password === undefined ? [] : ['--requirepass', options.password];
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...auth], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `redis://${options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`}127.0.0.1:${port}`;
   await until('redis-server to accept connections', async () => {
     const { createClient } = await import('redis');
     const client = createClient({ url, socket: { reconnectStrategy: false } });
@@ -90,7 +103,17 @@ export async function startRedis(dir: string): Promise<Started & { url: string; 
       await client.close().catch(() => {});
     }
   });
-  return { url, port, stop: () => end(child) };
+  return {
+    url,
+    port,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    // A stopped process takes SIGTERM only once continued.
+    stop: () => {
+      child.kill('SIGCONT');
+      return end(child);
+    },
+  };
 }
 
 /** One `skillport serve` replica (of a folder or a git source) on a fixed port, so it can be restarted where nginx expects it. */
@@ -99,6 +122,8 @@ export interface Replica extends Started {
   readonly url: string;
   /** Lines the replica wrote to stderr. */
   readonly log: string[];
+  /** The running process's id (undefined before `start`). */
+  readonly pid: number | undefined;
   /** Starts it (again) and waits until /readyz answers 200. */
   start(): Promise<void>;
   /** SIGKILL: no drain, no goodbye. */
@@ -122,6 +147,9 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
     port,
     url: `http://127.0.0.1:${port}/mcp`,
     log,
+    get pid() {
+      return child?.pid;
+    },
     async start() {
       child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
       child.stderr?.setEncoding('utf8').on('data', (text: string) => log.push(...text.split('\n').filter(Boolean)));

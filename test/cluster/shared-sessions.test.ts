@@ -40,11 +40,16 @@ interface Replica {
   seen: string[];
 }
 
+/**
+ * A handler on the shared Redis. Its session sweep is set past any test's
+ * length: the sweep also ends a copy whose record is gone (a missed DELETE
+ * broadcast), and must not be what makes a test about the broadcast pass.
+ */
 async function replica(at = FOLDER, watch = false): Promise<Replica> {
   const folder = await loadSkillsFolder([at], { watch });
   const server = createServer({ name: 'replica', version: '1.0.0', prompts: folder.prompts, resources: folder.resources, pageSize: 2 });
   const shared = await connectRedis(redis.url);
-  const handler = createHttpHandler(server, { shared });
+  const handler = createHttpHandler(server, { shared, sessionSweepMs: 3_600_000 });
   closers.push(async () => {
     await handler.close();
     await shared.close();
@@ -127,8 +132,16 @@ describe('legacy sessions shared through Redis', () => {
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
     const gone = await b.handler.fetch(new Request('http://127.0.0.1:8080/mcp', { method: 'DELETE', headers: { 'mcp-session-id': id } }));
     expect(gone.status).toBe(204);
-    // The stream on a ends (read until done: keep-alive comments may come first).
+    // The stream on a ends (read until done: keep-alive comments may come first), told by the
+    // broadcast: nothing else ends it within the test (the sweep is an hour away).
+    let gaveUp = false;
+    const guard = setTimeout(() => {
+      gaveUp = true;
+      void reader.cancel();
+    }, 20_000);
     for (;;) if ((await reader.read()).done) break;
+    clearTimeout(guard);
+    expect(gaveUp, 'the GET stream at a was not ended by the DELETE broadcast').toBe(false);
     for (const target of [a, b]) {
       const response = await target.handler.fetch(
         new Request('http://127.0.0.1:8080/mcp', {

@@ -24,6 +24,12 @@ export interface ExchangeOptions {
   onDone?: () => void;
   /** Extra response headers (such as `Mcp-Session-Id`). */
   headers?: Record<string, string>;
+  /**
+   * Takes one of the client's long-lived stream places for this answer, while
+   * its request waits on the client (stream-caps.ts); undefined when the
+   * caps are reached. Without it, an answer cannot hold a question.
+   */
+  takeStream?: () => (() => void) | undefined;
 }
 
 /** One request's pending HTTP answer. */
@@ -34,6 +40,14 @@ export interface Exchange {
   notify(notification: JsonRpcNotification): void;
   /** Sends the final response (or nothing, for a cancelled request) and ends the answer. */
   finish(response: JsonRpcResponse | undefined): void;
+  /**
+   * Before a question of the server's goes out on this answer (its request
+   * then waits on the client): undefined when it may, else why not. The
+   * answer must be able to carry it (SSE), and it holds a stream place of
+   * the client's until it ends, so requests left waiting by one client count
+   * against that client's caps, not against the connections all share.
+   */
+  hold(): string | undefined;
 }
 
 function jsonText(body: NonNullable<HttpReply['body']>, status: number, headers: Record<string, string> | undefined): HttpReply {
@@ -64,10 +78,12 @@ export function createExchange(options: ExchangeOptions): Exchange {
   let stream: SseStream | undefined;
   let finished = false;
   let done = false;
+  let release: (() => void) | undefined;
   // A callback, not a promise: most answers are one JSON body, and this is per request.
   function markDone(): void {
     if (done) return;
     done = true;
+    release?.();
     options.onDone?.();
   }
 
@@ -112,6 +128,15 @@ export function createExchange(options: ExchangeOptions): Exchange {
         sse.close();
       }
       markDone();
+    },
+    hold() {
+      if (finished) return 'The request that asks has ended';
+      if (release) return undefined;
+      if (!options.accept.sse) return "The client does not accept text/event-stream, so this request's answer cannot carry a question";
+      const taken = options.takeStream?.();
+      if (!taken) return "Too many requests wait for this client's answers or hold its streams; answer or cancel one first";
+      release = taken;
+      return undefined;
     },
   };
 }

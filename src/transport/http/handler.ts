@@ -82,13 +82,12 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const store = createSessionStore({ idleMs, maxSessions: options.maxSessions ?? 1000, backlog: !options.shared });
   const shared = options.shared && sessionsEnabled ? createSharedSessions(options.shared, store, server, idleMs, logger) : undefined;
   const lookup = createSessionLookup(store, shared, sessionsEnabled, sessionsEnabled ? METHODS_ALLOWED : 'POST', logger);
-  const sweeper = setInterval(
-    () => {
-      store.sweep();
-      shared?.refresh();
-    },
-    Math.max(1000, Math.min(idleMs / 2, 60_000)),
-  );
+  const sweepMs = options.sessionSweepMs ?? Math.max(1000, Math.min(idleMs / 2, 60_000));
+  if (options.sessionSweepMs !== undefined && (!Number.isSafeInteger(sweepMs) || sweepMs < 1)) throw new TypeError('sessionSweepMs must be a positive integer');
+  const sweeper = setInterval(() => {
+    store.sweep();
+    shared?.refresh();
+  }, sweepMs);
   (sweeper as { unref?: () => void }).unref?.();
 
   /** Answers in flight, so close() can wait for them. */
@@ -195,7 +194,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
       // Who the token names goes with the request to its handlers (ctx.principal).
       if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
       if (resolved.scope === 'stateless') return stateless.post(request, resolved, accept);
-      return sessions.post(resolved, accept, session);
+      return sessions.post(request, resolved, accept, session);
     };
     // The resolver is synchronous: a shared session is looked up (and rebuilt) before it.
     return sessionId === null ? routeIn(undefined) : lookup.find(sessionId.trim(), principal, routeIn);

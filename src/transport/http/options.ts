@@ -96,6 +96,14 @@ export interface HttpOptions {
   /** Most legacy sessions kept; the least recently used idle one makes room. Default 1000. */
   maxSessions?: number;
   /**
+   * How often idle legacy sessions are ended and, with shared state, the
+   * records of sessions busy here are extended (a copy whose record is gone,
+   * ended on another replica whose broadcast this one missed, ends too).
+   * Keep it well under `sessionIdleMs`. Default half of `sessionIdleMs`,
+   * between 1 and 60 seconds.
+   */
+  sessionSweepMs?: number;
+  /**
    * Most long-lived SSE streams open at once: 2026-07-28 `subscriptions/listen`
    * requests and legacy GET streams. More get 429. Default 1000.
    */

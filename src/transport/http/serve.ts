@@ -46,6 +46,12 @@ export interface ServeHttpOptions extends HttpOptions {
    * The `redis` package is loaded only when this is set.
    */
   redis?: string;
+  /**
+   * With `redis`: how long a Redis command may wait for its answer before the
+   * request that needs it gets 503 with `Retry-After` (`connectRedis`'s
+   * `commandTimeoutMs`). Default 1000 ms.
+   */
+  redisCommandTimeoutMs?: number;
 }
 
 /** A running HTTP server. */
@@ -85,7 +91,10 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   let ready = options.ready;
   if (options.redis !== undefined) {
     const { connectRedis } = await import('../redis.js');
-    const redis = await connectRedis(options.redis, { logger });
+    const redis = await connectRedis(options.redis, {
+      logger,
+      ...(options.redisCommandTimeoutMs !== undefined ? { commandTimeoutMs: options.redisCommandTimeoutMs } : {}),
+    });
     shared = redis;
     const own = options.ready;
     ready = async () => (await redis.ping()) && (own ? await own() : true);

@@ -12,7 +12,7 @@ import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { HEADER } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
 import type { Session, SessionStore } from './sessions.js';
-import type { SharedSessions } from './shared-sessions.js';
+import { messageOf, type SharedSessions } from './shared-sessions.js';
 
 type Reply = HttpReply | Promise<HttpReply>;
 
@@ -34,7 +34,8 @@ export function createSessionLookup(
 ): SessionLookup {
   function unavailable(what: string): (error: unknown) => HttpReply {
     return (error) => {
-      logger.warn(`Cannot ${what} a shared session`, error);
+      // Per request, at debug: the shared state logs its outage once, with the cause (redis.ts).
+      logger.debug(`Cannot ${what} a shared session: ${messageOf(error)}`);
       return reject(Rejections.SharedStateUnavailable, null, RETRY_AFTER);
     };
   }

@@ -10,7 +10,7 @@
 import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
 import { type Logger, principalId, type Server } from '../../server/index.js';
-import { Rejections, reject } from './errors.js';
+import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { createExchange, type Exchange, jsonReply } from './exchange.js';
 import { type Acceptable, HEADER, parseAccept } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
@@ -29,15 +29,16 @@ export interface RouteContext {
   /**
    * Told after each message a session handled, so shared state can record it
    * (shared-sessions.ts); a promise when it writes, which the answer waits
-   * for: the client's next request may land on another replica.
+   * for (the client's next request may land on another replica), false when
+   * the write failed.
    */
-  saved?(session: Session): Promise<void> | undefined;
+  saved?(session: Session): Promise<boolean> | undefined;
 }
 
 /** The session routes. */
 export interface SessionRoutes {
   /** A POST the resolver gave to a session revision, in `session` when it named a known one. */
-  post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
+  post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
   /** A GET on a known session: its SSE stream. */
   get(request: HttpRequest, session: Session): HttpReply;
 }
@@ -56,9 +57,18 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
     id: JsonRpcRequest['id'],
     accept: Acceptable,
     headers?: Record<string, string>,
+    request?: HttpRequest,
   ): Promise<HttpReply> {
     // Session revisions' JSON-RPC errors are ordinary answers: 200 (they name no other status).
-    const exchange = createExchange({ accept, keepAliveMs, statusFor: () => 200, onDone: track(), ...(headers ? { headers } : {}) });
+    // A session request may ask its client something: it then holds one of the client's stream places.
+    const exchange = createExchange({
+      accept,
+      keepAliveMs,
+      statusFor: () => 200,
+      onDone: track(),
+      ...(headers ? { headers } : {}),
+      ...(request ? { takeStream: () => takeStream(request) } : {}),
+    });
     if (session) {
       session.inFlight++;
       session.exchanges.set(id, exchange);
@@ -79,7 +89,12 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
     return exchange.response;
   }
 
-  function post(resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply> {
+  function post(
+    request: HttpRequest,
+    resolved: Exclude<Resolved, { kind: 'answer' }>,
+    accept: Acceptable,
+    session: Session | undefined,
+  ): HttpReply | Promise<HttpReply> {
     if (session) {
       session.lastActive = Date.now();
       // Notifications and responses (the answers to the server's own questions) go to the
@@ -89,7 +104,7 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
           .handle(resolved)
           .then(() => saved(session))
           .then(accepted);
-      return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept);
+      return answer(session, () => session.connection.handle(resolved), resolved.request.id, accept, undefined, request);
     }
     if (resolved.kind === 'request' && resolved.scope === 'initialize') return initialize(resolved, accept);
     if (sessionsEnabled) return reject(Rejections.SessionRequired, resolved.kind === 'request' ? resolved.request.id : null);
@@ -120,8 +135,12 @@ export function createSessionRoutes(server: Server, store: SessionStore, session
         session.connection.close('disconnect');
         return reject(Rejections.TooManySessions, id);
       }
+      // A session other replicas cannot find would answer 404 there: with shared state out of reach it is not opened.
+      if ((await saved(session)) === false) {
+        store.end(session.id);
+        return reject(Rejections.SharedStateUnavailable, id, RETRY_AFTER);
+      }
       logger.debug(`Opened session ${session.id}`);
-      await saved(session);
       return answer(undefined, async () => response, id, accept, { [HEADER.sessionId]: session.id });
     })();
   }

@@ -121,6 +121,11 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
             if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
             backlog.push(message);
           },
+          // A question goes on the answer of the request that asks, which then waits on the client.
+          hold(relatedTo) {
+            const exchange = session.exchanges.get(relatedTo);
+            return exchange ? exchange.hold() : 'The request that asks has no answer to carry a question';
+          },
         }),
       };
       return session;

@@ -45,10 +45,12 @@ export interface SharedSessions {
   find(id: string): Session | undefined | Promise<Session | undefined>;
   /**
    * Records the session's state after a message of its own: a promise (that
-   * never rejects) when the record changed and is being written; when only
-   * its expiry is extended, nothing to wait for.
+   * never rejects) when the record changed and is being written, true once
+   * written and false when the shared state could not take it (the next
+   * message writes it again); when only its expiry is extended, nothing to
+   * wait for.
    */
-  saved(session: Session): Promise<void> | undefined;
+  saved(session: Session): Promise<boolean> | undefined;
   /** Ends the session on every replica (DELETE). */
   end(id: string): Promise<void>;
   /** Keeps alive the records of sessions busy here (an open GET stream carries no requests). */
@@ -79,6 +81,11 @@ function parseRecord(text: string): SessionRecord | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a failure of the shared state says, for a debug line (its outage is logged once, by the state itself). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Creates the shared sessions over a handler's local store. */
@@ -158,7 +165,7 @@ export function createSharedSessions(shared: SharedState, store: SessionStore, s
         written.set(id, text);
         await apply(session, record);
       })
-      .catch((error: unknown) => logger.warn('Cannot refresh a shared session', error));
+      .catch((error: unknown) => logger.debug(`Cannot refresh a shared session: ${messageOf(error)}`));
   });
 
   return {
@@ -181,7 +188,7 @@ export function createSharedSessions(shared: SharedState, store: SessionStore, s
         // Unchanged: extend the expiry, at most every tenth of the idle time (one write per request would be waste).
         if (now - (lastTouched.get(session.id) ?? 0) < idleMs / 10) return undefined;
         lastTouched.set(session.id, now);
-        shared.touch(key(session.id), idleMs).catch((error: unknown) => logger.warn('Cannot extend a shared session', error));
+        shared.touch(key(session.id), idleMs).catch((error: unknown) => logger.debug(`Cannot extend a shared session: ${messageOf(error)}`));
         return undefined;
       }
       const first = !written.has(session.id);
@@ -190,7 +197,16 @@ export function createSharedSessions(shared: SharedState, store: SessionStore, s
       return shared
         .set(key(session.id), text, idleMs)
         .then(() => (first ? undefined : shared.publish(CHANGED_TOPIC, `${shared.replica} ${session.id}`)))
-        .catch((error: unknown) => logger.warn('Cannot store a shared session', error));
+        .then(
+          () => true,
+          (error: unknown) => {
+            // Not stored: the next message of the session writes it again (and tells the others).
+            if (written.get(session.id) === text) written.set(session.id, '');
+            // Per request, at debug: the shared state logs its outage once (redis.ts).
+            logger.debug(`Cannot store a shared session: ${messageOf(error)}`);
+            return false;
+          },
+        );
     },
     async end(id) {
       written.delete(id);
@@ -208,7 +224,7 @@ export function createSharedSessions(shared: SharedState, store: SessionStore, s
             // Its record is gone (ended elsewhere while this replica missed the broadcast): end the copy too.
             if (!exists) store.end(session.id);
           },
-          (error: unknown) => logger.warn('Cannot extend a shared session', error),
+          (error: unknown) => logger.debug(`Cannot extend a shared session: ${messageOf(error)}`),
         );
       }
       // Forget what was written for copies the sweep ended.
