@@ -3,6 +3,8 @@
  * and returns an exit code (0 ok, 1 failure, 2 usage); `main` is the only
  * place that touches process.argv, process.env, signals and process.exit.
  */
+
+import { redactCredentials } from '../skills.js';
 import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
@@ -66,10 +68,24 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
   }
 }
 
+/**
+ * Shows `argv` with the user and password of any URL in it as `***` from now
+ * on: a git source's password on skillport's command line is readable by
+ * every user of the host (`ps`, /proc/PID/cmdline) for as long as it runs.
+ * (From exec until this runs it still is: README, "Skills from git", says how
+ * to keep credentials off the command line altogether.)
+ */
+function hideCredentials(argv: readonly string[]): void {
+  const shown = argv.map(redactCredentials);
+  if (shown.some((arg, i) => arg !== argv[i])) process.title = ['skillport', ...shown].join(' ');
+}
+
 /** Entry point of the bin script. */
 export async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  hideCredentials(argv);
   const code = await run(
-    process.argv.slice(2),
+    argv,
     {
       stdin: process.stdin,
       stdout: process.stdout,

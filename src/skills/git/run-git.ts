@@ -16,7 +16,7 @@
  * applies: it is how private repositories are reached.
  */
 import { spawn } from 'node:child_process';
-import { redact } from './spec.js';
+import { type GitCredentials, redactCredentials } from './spec.js';
 
 /** How git is run. */
 export interface GitRunner {
@@ -66,20 +66,45 @@ function environment(base: GitRunner['env'], extra: Record<string, string>): Rec
 }
 
 /**
- * The URL for git's command line, and the environment that gives git the
- * credentials: a command line is readable by every user of the host (`ps`,
- * /proc), a process's environment only by its owner. The credentials go in
- * as a configuration entry (`GIT_CONFIG_COUNT`, git 2.31+) rewriting the bare
- * URL to the full one (`url.<full>.insteadOf <bare>`), after any entries the
- * environment already has.
+ * A credential helper (gitcredentials(7)) that answers `get` with the user and
+ * password in its environment, and ignores `store` and `erase`. git runs it
+ * through the shell with only the action as argument; `read`, `[` and `printf`
+ * are shell builtins, so the secret is never an argument of any program.
  */
-export function credentialsAside(remote: string, bare: string, env: GitRunner['env']): { url: string; env: Record<string, string> } {
-  if (remote === bare) return { url: remote, env: {} };
+const ENV_HELPER =
+  '!f() { while read -r line && [ -n "$line" ]; do :; done; [ "$1" = get ] || exit 0; ' +
+  `printf 'username=%s\\npassword=%s\\n' "$SKILLPORT_GIT_USERNAME" "$SKILLPORT_GIT_PASSWORD"; }; f`;
+
+/**
+ * The environment that hands `credentials` to git for `url`'s origin only. A
+ * command line is readable by every user of the host (`ps`, /proc), a
+ * process's environment only by its owner; and git puts a URL's user and
+ * password on the command line of its HTTPS helper (`git-remote-https`), so
+ * the URL git is given carries none. Instead, configuration entries
+ * (`GIT_CONFIG_COUNT`, git 2.31+), after any the environment already has:
+ *
+ * - `credential.<origin>.helper` empty, which clears the helpers configured
+ *   so far for that origin: the operator's helpers are neither asked nor told
+ *   to store these credentials (`store` would write them in clear);
+ * - then {@link ENV_HELPER}, reading them from the environment.
+ *
+ * Scoped to the origin (scheme, host and port, as git matches
+ * `credential.<url>`), so a redirect to another host gets nothing, as with
+ * credentials in a URL.
+ */
+export function credentialsEnv(url: string, credentials: GitCredentials | undefined, env: GitRunner['env']): Record<string, string> {
+  if (credentials === undefined) return {};
   const count = Number(env.GIT_CONFIG_COUNT ?? 0);
   const n = Number.isSafeInteger(count) && count > 0 ? count : 0;
+  const key = `credential.${new URL(url).origin}.helper`;
   return {
-    url: bare,
-    env: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `url.${remote}.insteadOf`, [`GIT_CONFIG_VALUE_${n}`]: bare },
+    GIT_CONFIG_COUNT: String(n + 2),
+    [`GIT_CONFIG_KEY_${n}`]: key,
+    [`GIT_CONFIG_VALUE_${n}`]: '',
+    [`GIT_CONFIG_KEY_${n + 1}`]: key,
+    [`GIT_CONFIG_VALUE_${n + 1}`]: ENV_HELPER,
+    SKILLPORT_GIT_USERNAME: credentials.username,
+    SKILLPORT_GIT_PASSWORD: credentials.password,
   };
 }
 
@@ -122,7 +147,7 @@ export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Rec
       child.stdout.destroy();
       child.stderr.destroy();
     }, runner.timeoutMs);
-    const fail = (reason: string) => reject(new GitError(redact(`git ${command} failed: ${reason}`)));
+    const fail = (reason: string) => reject(new GitError(redactCredentials(`git ${command} failed: ${reason}`)));
     child.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       fail(error.code === 'ENOENT' ? `no program ${runner.program}` : error.message);

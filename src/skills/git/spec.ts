@@ -9,12 +9,22 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 
+/** A user and password for an https remote, decoded from the URL. */
+export interface GitCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
 /** A parsed git source. */
 export interface GitSpec {
-  /** The URL handed to git, credentials included. */
-  readonly remote: string;
-  /** The URL without user and password (what git's command line shows; see run-git.ts `credentialsAside`). */
-  readonly bare: string;
+  /**
+   * The URL handed to git, on its command line: never a password, and for
+   * https no user either (those are {@link GitSpec.credentials}). An ssh URL
+   * keeps its user (`git@`), which ssh is given on its command line anyway.
+   */
+  readonly url: string;
+  /** The https user and password of the source, handed to git apart from the URL (run-git.ts `credentialsEnv`). */
+  readonly credentials: GitCredentials | undefined;
   /** The URL with any user and password replaced by `***`: the only form ever logged. */
   readonly display: string;
   /** The branch, tag or commit to serve; undefined for the remote's HEAD. */
@@ -66,7 +76,7 @@ const USERINFO_END = new Set(['/', '@', ' ', '\t', '\n', '\r']);
  * than a regular expression: the unanchored pattern for this backtracks
  * quadratically on a long run without "@".
  */
-export function redact(text: string): string {
+export function redactCredentials(text: string): string {
   let out = '';
   let from = 0;
   for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
@@ -86,21 +96,21 @@ export function parseGitSpec(source: string): GitSpec {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(source)?.[0].toLowerCase();
   const target = scheme === undefined ? undefined : SCHEMES[scheme];
   if (target === undefined) {
-    throw new GitSpecError(`unsupported git source ${redact(source)}: use git+https://, git+ssh://, git+file:// or file://`);
+    throw new GitSpecError(`unsupported git source ${redactCredentials(source)}: use git+https://, git+ssh://, git+file:// or file://`);
   }
   let url: URL;
   try {
     url = new URL(target + source.slice(scheme?.length));
   } catch {
-    throw new GitSpecError(`not a valid URL: ${redact(source)}`);
+    throw new GitSpecError(`not a valid URL: ${redactCredentials(source)}`);
   }
-  if (target !== 'file:' && url.hostname === '') throw new GitSpecError(`no host in ${redact(source)}`);
-  if (target === 'file:' && url.host !== '') throw new GitSpecError(`a file: URL names a local path (file:///path), not a host: ${redact(source)}`);
+  if (target !== 'file:' && url.hostname === '') throw new GitSpecError(`no host in ${redactCredentials(source)}`);
+  if (target === 'file:' && url.host !== '') throw new GitSpecError(`a file: URL names a local path (file:///path), not a host: ${redactCredentials(source)}`);
   let fragment: string;
   try {
     fragment = decodeURIComponent(url.hash.slice(1));
   } catch {
-    throw new GitSpecError(`bad escape in the #ref of ${redact(source)}`);
+    throw new GitSpecError(`bad escape in the #ref of ${redactCredentials(source)}`);
   }
   url.hash = '';
   const at = fragment.indexOf(':');
@@ -116,18 +126,46 @@ export function parseGitSpec(source: string): GitSpec {
   ) {
     throw new GitSpecError(`the subfolder must be a path inside the repository: "${sub}"`);
   }
-  const remote = url.href;
-  const bare = new URL(remote);
+  const display = redactCredentials(url.href);
+  const credentials = credentialsOf(url, display);
+  const bare = new URL(url.href);
   bare.username = '';
   bare.password = '';
+  // ssh takes its user from the URL (ssh://git@host/...); it is no secret, and ssh is given it on its command line anyway.
+  if (target === 'ssh:') bare.username = url.username;
+  const key = new URL(bare.href);
+  key.username = '';
   const last = bare.pathname.split('/').filter(Boolean).pop() ?? 'skills';
   return {
-    remote,
-    bare: bare.href,
-    display: redact(remote),
+    url: bare.href,
+    credentials,
+    display,
     ref: ref === '' ? undefined : ref,
     subfolder,
     name: last.replace(/\.git$/, '') || 'skills',
-    key: createHash('sha256').update(bare.href).digest('hex').slice(0, 16),
+    key: createHash('sha256').update(key.href).digest('hex').slice(0, 16),
   };
+}
+
+/**
+ * The user and password of an https URL, decoded as git decodes them; none
+ * for a URL without. ssh authenticates with keys (batch mode, see
+ * run-git.ts): a password in an ssh URL could only end up on ssh's command line.
+ */
+function credentialsOf(url: URL, display: string): GitCredentials | undefined {
+  if (url.password !== '' && url.protocol === 'ssh:') {
+    throw new GitSpecError(`an ssh URL takes no password (ssh authenticates with keys: use ssh-agent or ~/.ssh/config): ${display}`);
+  }
+  if (url.protocol !== 'https:' || (url.username === '' && url.password === '')) return undefined;
+  let username: string;
+  let password: string;
+  try {
+    username = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    throw new GitSpecError(`bad escape in the user or password of ${display}`);
+  }
+  // git's credential protocol is line-based (one key=value per line, NUL-free): such a value cannot reach it whole.
+  if (/[\0\n\r]/.test(username + password)) throw new GitSpecError(`a line break or NUL in the user or password of ${display}`);
+  return { username, password };
 }

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { credentialsAside, type GitRunner, runGit } from './run-git.js';
+import { credentialsEnv, type GitRunner, runGit } from './run-git.js';
 import type { GitSpec } from './spec.js';
 
 /** One source's folder and the git commands it runs there. */
@@ -82,8 +82,8 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
     async fetch() {
       // FETCH_HEAD names what was fetched; no remote is configured, so the URL (and any
       // credentials in it) is never written into the repository.
-      const { url, env } = credentialsAside(spec.remote, spec.bare, runner.env);
-      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', url, spec.ref ?? 'HEAD'], env);
+      const env = credentialsEnv(spec.url, spec.credentials, runner.env);
+      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', spec.url, spec.ref ?? 'HEAD'], env);
       const commit = (await runGit(runner, [gitDir, 'rev-parse', '--verify', '--end-of-options', 'FETCH_HEAD^{commit}'])).trim();
       if (!COMMIT.test(commit)) throw new Error(`git named no commit for ${spec.display}`);
       return commit;
