@@ -4,7 +4,7 @@
  * place that touches process.argv, process.env, signals and process.exit.
  */
 
-import { redactCredentials } from '../skills.js';
+import { isGitSource, redactCredentials, redactSource } from '../skills.js';
 import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
@@ -69,21 +69,24 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
 }
 
 /**
- * Shows `argv` with the user and password of any URL in it as `***` from now
- * on: a git source's password on skillport's command line is readable by
- * every user of the host (`ps`, /proc/PID/cmdline) for as long as it runs.
- * (From exec until this runs it still is: README, "Skills from git", says how
- * to keep credentials off the command line altogether.)
+ * The command line to show instead of `argv` when it holds credentials
+ * (undefined when it holds none): the user and password of a git source, and
+ * of any URL, as `***`. A password on skillport's command line is readable by
+ * every user of the host (`ps`, /proc/PID/cmdline) for as long as it runs;
+ * `main` shows this instead as soon as it starts (before that, from exec on,
+ * it is still visible: README, "Skills from git", says how to keep
+ * credentials off the command line altogether).
  */
-function hideCredentials(argv: readonly string[]): void {
-  const shown = argv.map(redactCredentials);
-  if (shown.some((arg, i) => arg !== argv[i])) process.title = ['skillport', ...shown].join(' ');
+export function shownArguments(argv: readonly string[]): string | undefined {
+  const shown = argv.map((arg) => (isGitSource(arg) ? redactSource(arg) : redactCredentials(arg)));
+  return shown.some((arg, i) => arg !== argv[i]) ? ['skillport', ...shown].join(' ') : undefined;
 }
 
 /** Entry point of the bin script. */
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  hideCredentials(argv);
+  const title = shownArguments(argv);
+  if (title !== undefined) process.title = title;
   const code = await run(
     argv,
     {

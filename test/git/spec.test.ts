@@ -64,8 +64,9 @@ describe('parseGitSpec', () => {
       "fatal: unable to access 'https://***@example.com/x.git/': 403",
     );
     expect(() => parseGitSpec('git+ftp://user:s3cret@example.com/x')).toThrow(/^(?!.*s3cret)/);
-    expect(redactCredentials('from https://a:b@h1/x and ssh://git@h2/y, not mail@h3 or https://h4/p@q')).toBe(
-      'from https://***@h1/x and ssh://***@h2/y, not mail@h3 or https://h4/p@q',
+    // Up to the last "@" of the word: a password may hold a "/", so a path with an "@" is hidden too.
+    expect(redactCredentials('from https://a:b@h1/x and ssh://git@h2/y, not mail@h3 or https://h4/p@q, https://a:p/w@h5')).toBe(
+      'from https://***@h1/x and ssh://***@h2/y, not mail@h3 or https://***@q, https://***@h5',
     );
     // Linear in a long run without "@" (a regular expression for this backtracks quadratically).
     const long = `https://${'a'.repeat(200_000)}`;

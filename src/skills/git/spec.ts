@@ -52,11 +52,12 @@ const SCHEMES: Record<string, string> = {
 
 /**
  * Whether a command-line source names a git repository rather than a folder:
- * a `git+` scheme or a `file:` URL. Unsupported `git+` schemes count, so that
- * they are refused with a reason instead of being looked for as folders.
+ * a `git+` scheme, a `file:` URL, or any other URL (`https://…`). Unsupported
+ * schemes count, so that they are refused with a reason (and their
+ * credentials hidden) instead of being looked for, and named, as folders.
  */
 export function isGitSource(source: string): boolean {
-  return /^git\+[a-z][a-z0-9+.-]*:/i.test(source) || /^file:/i.test(source);
+  return /^git\+[a-z][a-z0-9+.-]*:/i.test(source) || /^file:/i.test(source) || /^[a-z][a-z0-9+.-]+:\/\//i.test(source);
 }
 
 /**
@@ -67,28 +68,47 @@ export function isGitSource(source: string): boolean {
  */
 const REF = /^(?!-)(?!\/)(?!.*(?:\.\.|\/\/|@\{|\/$|\.$|\.lock$))[A-Za-z0-9._/@-]+$/;
 
-/** Characters that end a URL's user information (RFC 3986 §3.2: it ends at "@", before any "/"), or the URL. */
-const USERINFO_END = new Set(['/', '@', ' ', '\t', '\n', '\r']);
-
 /**
  * Replaces the user and password of every URL in `text` by `***`
- * (`https://TOKEN@host` too: the user part may be the token). A scan rather
- * than a regular expression: the unanchored pattern for this backtracks
- * quadratically on a long run without "@".
+ * (`https://TOKEN@host` too: the user part may be the token). A URL in free
+ * text ends at whitespace, and its user information here at the last "@"
+ * before that: RFC 3986 §3.2 allows no "/" in it, but a password written
+ * unencoded ("pa/ss", as base64 tokens have) is still a password, so a path
+ * holding an "@" is hidden too. A scan that reads each word once, rather than
+ * a regular expression, which backtracks quadratically on a long word
+ * without "@".
  */
 export function redactCredentials(text: string): string {
   let out = '';
   let from = 0;
-  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+  for (let at = text.indexOf('://'); at !== -1; ) {
     const start = at + 3;
     let end = start;
-    while (end < text.length && !USERINFO_END.has(text[end] as string)) end++;
-    if (text[end] !== '@' || end === start) continue;
-    out += `${text.slice(from, start)}***`;
-    from = end;
-    at = end - 2;
+    let last = -1;
+    for (; end < text.length && !/\s/.test(text[end] as string); end++) if (text[end] === '@') last = end;
+    if (last > start) {
+      out += `${text.slice(from, start)}***`;
+      from = last;
+    }
+    at = text.indexOf('://', end);
   }
   return out + text.slice(from);
+}
+
+/** A scheme, and the slashes after it (or backslashes, which WHATWG URLs read as slashes, or none). */
+const SCHEME_PREFIX = /^[a-z][a-z0-9+.-]*:[/\\]*/i;
+
+/**
+ * `source`, one URL as written (a command-line argument), with everything
+ * between its scheme and its last "@" replaced by `***`: whatever the user
+ * and password hold (spaces, "/", "#", "@"), and however the URL parser reads
+ * or refuses it. Without a scheme, as {@link redactCredentials}.
+ */
+export function redactSource(source: string): string {
+  const start = SCHEME_PREFIX.exec(source)?.[0].length;
+  if (start === undefined) return redactCredentials(source);
+  const at = source.lastIndexOf('@');
+  return at > start ? `${source.slice(0, start)}***${source.slice(at)}` : source;
 }
 
 /** Parses a git source; throws a {@link GitSpecError} saying what is wrong. */
@@ -96,21 +116,28 @@ export function parseGitSpec(source: string): GitSpec {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(source)?.[0].toLowerCase();
   const target = scheme === undefined ? undefined : SCHEMES[scheme];
   if (target === undefined) {
-    throw new GitSpecError(`unsupported git source ${redactCredentials(source)}: use git+https://, git+ssh://, git+file:// or file://`);
+    throw new GitSpecError(`unsupported git source ${redactSource(source)}: use git+https://, git+ssh://, git+file:// or file://`);
   }
   let url: URL;
   try {
     url = new URL(target + source.slice(scheme?.length));
   } catch {
-    throw new GitSpecError(`not a valid URL: ${redactCredentials(source)}`);
+    throw new GitSpecError(`not a valid URL: ${redactSource(source)}`);
   }
-  if (target !== 'file:' && url.hostname === '') throw new GitSpecError(`no host in ${redactCredentials(source)}`);
-  if (target === 'file:' && url.host !== '') throw new GitSpecError(`a file: URL names a local path (file:///path), not a host: ${redactCredentials(source)}`);
+  if (target !== 'file:' && url.hostname === '') throw new GitSpecError(`no host in ${redactSource(source)}`);
+  if (target === 'file:' && url.host !== '') throw new GitSpecError(`a file: URL names a local path (file:///path), not a host: ${redactSource(source)}`);
+  // A "/", "?", "#" or "\\" in a password ends the authority early (RFC 3986 §3.2; WHATWG URL): the rest of
+  // the password, up to the real "@", would be read as the path, the query or the ref, and handed to git.
+  if (target !== 'file:' && /@/.test(url.pathname + url.search + url.hash)) {
+    throw new GitSpecError(
+      `an "@" after the host in ${redactSource(source)}: percent-encode "/", "?", "#" and "@" in a user or password (%2F, %3F, %23, %40), and "@" in a path or ref (%40)`,
+    );
+  }
   let fragment: string;
   try {
     fragment = decodeURIComponent(url.hash.slice(1));
   } catch {
-    throw new GitSpecError(`bad escape in the #ref of ${redactCredentials(source)}`);
+    throw new GitSpecError(`bad escape in the #ref of ${redactSource(source)}`);
   }
   url.hash = '';
   const at = fragment.indexOf(':');
