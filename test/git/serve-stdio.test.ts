@@ -39,4 +39,37 @@ describe('skillport serve git+file:// over stdio', () => {
     expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['alpha', 'beta']);
     expect((await client.readResource({ uri: 'skill://beta/notes.md' })).contents[0]).toMatchObject({ text: 'notes of beta\n' });
   });
+
+  it('serves a commit seen before again after a force-push revert, and logs no error', async () => {
+    const r = createRepo({ 'alpha/SKILL.md': skillMd('alpha', 'Version A.'), 'alpha/notes.md': 'notes of A\n' });
+    closers.push(() => r.remove());
+    const transport = new StdioV1({
+      command: process.execPath,
+      args: [BIN, 'serve', `git+${r.url}#main`, '--pull-interval', '1', '--cache-dir', r.cache],
+      env: r.env,
+      stderr: 'pipe',
+    });
+    let log = '';
+    transport.stderr?.on('data', (chunk: Buffer) => void (log += chunk.toString()));
+    const client = new ClientV1({ name: 'git-stdio-revert', version: '1' });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    const servedA = () => log.split(`at commit ${r.first.slice(0, 12)}`).length - 1;
+    const b = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Version B.'), 'alpha/notes.md': 'notes of B\n' });
+    await until(() => log.includes(`at commit ${b.slice(0, 12)}`));
+    const before = servedA();
+    r.force(r.first);
+    await until(() => servedA() > before);
+    expect(servedA()).toBe(before + 1);
+    for (let i = 0; i < 3; i++) {
+      expect((await client.getPrompt({ name: 'alpha' })).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Version A.') });
+      expect((await client.readResource({ uri: 'skill://alpha/notes.md' })).contents[0]).toMatchObject({ text: 'notes of A\n' });
+    }
+    expect(log).not.toMatch(/error|failed|not served|\n\s+at /i);
+  });
 });
+
+/** Polls `check` every 50 ms, 15 s at most (the test's expectation after it fails if it never held). */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+}

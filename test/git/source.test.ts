@@ -70,11 +70,11 @@ describe('loadGitSkills', () => {
     const trees = join(folder.root, '..');
     const second = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Two.') });
     await folder.sync();
-    // The tree just replaced stays for reads that began before the swap.
-    expect(readdirSync(trees).sort()).toEqual([r.first, second].sort());
+    // One folder per checkout, named by its order and commit; the tree just replaced stays for reads that began before the swap.
+    expect(readdirSync(trees).sort()).toEqual([`1-${r.first}`, `2-${second}`]);
     const third = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Three.') });
     await folder.sync();
-    expect(readdirSync(trees).sort()).toEqual([second, third].sort());
+    expect(readdirSync(trees).sort()).toEqual([`2-${second}`, `3-${third}`]);
     // No .git inside a served tree: nothing of git's is ever under the served folder.
     expect(existsSync(join(folder.root, '.git'))).toBe(false);
     const instance = join(trees, '..');

@@ -1,10 +1,13 @@
 /**
  * Where a git source lives on disk: one folder per running source,
  * `<cacheDir>/<digest of the remote>/<pid>-<random>/`, holding a bare
- * repository (`repo.git`, shallow) and one checked-out tree per commit
- * (`trees/<commit>/`). A commit is checked out whole into a folder of its own
- * before it is served, so a reload never sees a tree half-way between two
- * commits; the old tree is removed once nothing serves it.
+ * repository (`repo.git`, shallow) and one tree per checkout
+ * (`trees/<n>-<commit>/`). A commit is checked out whole into a folder of its
+ * own before it is served, so a reload never sees a tree half-way between two
+ * commits; the old tree is removed once nothing serves it. A folder per
+ * checkout rather than per commit: a branch reverted by a force-push (A, B,
+ * then A again) checks A out anew while A's old tree may still be read, and
+ * neither removing one may touch the other.
  *
  * Why a folder per process rather than one per remote: replicas on one host
  * would otherwise fetch into one repository at once, and git's lock files make
@@ -15,8 +18,14 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { credentialsEnv, type GitRunner, runGit } from './run-git.js';
+import { credentialsEnv, GitError, type GitRunner, runGit } from './run-git.js';
 import type { GitSpec } from './spec.js';
+
+/** A commit checked out: its tree's folder, which no other checkout shares. */
+export interface Checkout {
+  readonly commit: string;
+  readonly tree: string;
+}
 
 /** One source's folder and the git commands it runs there. */
 export interface Workspace {
@@ -24,10 +33,10 @@ export interface Workspace {
   readonly dir: string;
   /** Fetches the spec's ref (depth 1) and resolves the commit it names. */
   fetch(): Promise<string>;
-  /** Checks `commit` out into a fresh folder of its own; resolves that folder. */
-  checkout(commit: string): Promise<string>;
-  /** Removes the tree of a commit no longer served. */
-  removeTree(commit: string): Promise<void>;
+  /** Checks `commit` out into a fresh folder of its own. */
+  checkout(commit: string): Promise<Checkout>;
+  /** Removes a checkout no longer served. */
+  removeCheckout(checkout: Checkout): Promise<void>;
   /** Removes the whole instance folder. */
   remove(): Promise<void>;
 }
@@ -75,7 +84,8 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
     throw error;
   }
 
-  const treeOf = (commit: string): string => join(dir, 'trees', commit);
+  /** Checkouts made so far: each one's folder is new, whatever commit it holds. */
+  let checkouts = 0;
 
   return {
     dir,
@@ -83,19 +93,24 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
       // FETCH_HEAD names what was fetched; no remote is configured, so the URL (and any
       // credentials in it) is never written into the repository.
       const env = credentialsEnv(spec.url, spec.credentials, runner.env);
-      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', spec.url, spec.ref ?? 'HEAD'], env);
+      const ref = spec.ref ?? 'HEAD';
+      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', spec.url, ref], env).catch((error: Error) => {
+        // A branch deleted (or not pushed yet): said in words, as the one reason it is, however often it is fetched.
+        if (/couldn't find remote ref/.test(error.message)) throw new GitError(`the repository has no branch, tag or commit ${ref}`);
+        throw error;
+      });
       const commit = (await runGit(runner, [gitDir, 'rev-parse', '--verify', '--end-of-options', 'FETCH_HEAD^{commit}'])).trim();
       if (!COMMIT.test(commit)) throw new Error(`git named no commit for ${spec.display}`);
       return commit;
     },
     async checkout(commit) {
       if (!COMMIT.test(commit)) throw new TypeError(`not a commit id: ${commit}`);
-      const tree = treeOf(commit);
-      await rm(tree, { recursive: true, force: true });
+      const name = `${++checkouts}-${commit}`;
+      const tree = join(dir, 'trees', name);
       await mkdir(tree, { mode: 0o700 });
       // read-tree -u into an index of its own: writes every file of the commit, runs no hook,
       // and leaves no .git inside the tree (so nothing of git's is ever in the served folder).
-      const index = join(dir, `index-${commit}`);
+      const index = join(dir, `index-${name}`);
       try {
         await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', '--reset', '-u', commit], { GIT_INDEX_FILE: index });
       } catch (error) {
@@ -104,10 +119,10 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
       } finally {
         await rm(index, { force: true });
       }
-      return tree;
+      return { commit, tree };
     },
-    async removeTree(commit) {
-      if (COMMIT.test(commit)) await rm(treeOf(commit), { recursive: true, force: true });
+    async removeCheckout(checkout) {
+      await rm(checkout.tree, { recursive: true, force: true });
     },
     async remove() {
       await rm(dir, { recursive: true, force: true });
