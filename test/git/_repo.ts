@@ -60,6 +60,8 @@ export function createRepo(files: Record<string, Content>): TestRepo & { first: 
   const work = join(dir, 'work');
   git(dir, env, 'init', '--quiet', '--bare', '--initial-branch=main', bare);
   git(dir, env, 'init', '--quiet', '--initial-branch=main', work);
+  // The clone stores the bytes the test wrote, whatever .gitattributes it commits (git's own highest-precedence attributes file).
+  writeFileSync(join(work, '.git', 'info', 'attributes'), '* -text -eol -crlf -ident -filter -working-tree-encoding\n');
   const push = (changes: Record<string, Content | null>, branch = 'main'): string => {
     for (const [rel, content] of Object.entries(changes)) {
       const path = join(work, rel);

@@ -1,7 +1,8 @@
 /**
  * Runs the `git` program: `spawn` with an argument array (never a shell;
- * what `execFile` does, with the process group killable), a timeout, and the environment and configuration that keep a hostile or
- * unreachable repository from doing more than failing:
+ * what `execFile` does, with the process group killable), a timeout, and the
+ * environment and configuration that keep a hostile or unreachable
+ * repository from doing more than failing:
  *
  * - `GIT_ALLOW_PROTOCOL=https:ssh:file`: git refuses every other transport,
  *   `ext::` (which runs a command) among them, wherever the URL came from
@@ -10,10 +11,13 @@
  * - `GIT_TERMINAL_PROMPT=0` and ssh in batch mode: a repository that wants
  *   credentials it was not given fails at once instead of waiting for a
  *   password nobody will type;
- * - no submodules are fetched.
- *
- * The user's own git configuration (credential helpers, `insteadOf`) still
- * applies: it is how private repositories are reached.
+ * - no submodules are fetched, no maintenance or gc runs after a fetch;
+ * - only the command that talks to the remote (fetch) reads the operator's
+ *   own git configuration (credential helpers, `insteadOf`, proxies, ssh):
+ *   it is how private repositories are reached. Every other command (init,
+ *   rev-parse, ls-tree, read-tree) runs with no system, user or environment
+ *   configuration at all, so that nothing a pushed `.gitattributes` names
+ *   (a filter driver, git-lfs among them) finds a program to run.
  */
 import { spawn } from 'node:child_process';
 import { type GitCredentials, redactCredentials } from './spec.js';
@@ -33,36 +37,57 @@ export class GitError extends Error {
   override name = 'GitError';
 }
 
+/** Configuration of every command, on its command line (after any other configuration, so it wins). */
 const CONFIG = [
-  '-c',
   'core.hooksPath=/dev/null',
-  '-c',
   'protocol.allow=never',
-  '-c',
   'protocol.https.allow=always',
-  '-c',
   'protocol.ssh.allow=always',
-  '-c',
   'protocol.file.allow=always',
-  '-c',
   'submodule.recurse=false',
-  '-c',
   'fetch.recurseSubmodules=false',
-];
+  // A fetch would start `git maintenance run --auto` (gc, commit-graph) in the background: nothing outlives a command.
+  'maintenance.auto=false',
+  'gc.auto=0',
+  // The user's attributes file (default $XDG_CONFIG_HOME/git/attributes) is read even without a user configuration.
+  'core.attributesFile=/dev/null',
+  'core.fsmonitor=false',
+].flatMap((entry) => ['-c', entry]);
 
-/** The environment of every git command. */
-function environment(base: GitRunner['env'], extra: Record<string, string>): Record<string, string> {
+/** Variables that point git at another repository than ours: the served process may run inside one. */
+const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR'];
+
+/** What one git command needs besides its arguments. */
+export interface GitCall {
+  /**
+   * Whether it talks to the remote (fetch), and so reads the operator's git
+   * configuration and the environment's configuration entries; default false.
+   */
+  remote?: boolean;
+  /** Variables added to the environment. */
+  env?: Record<string, string>;
+}
+
+/** The environment of a git command. */
+function environment(base: GitRunner['env'], call: GitCall): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
+  for (const key of REPOSITORY_VARIABLES) delete env[key];
+  if (call.remote !== true) {
+    // No configuration but the repository's own (ours) and the command line's: none of the system
+    // (GIT_CONFIG_NOSYSTEM), the user's (GIT_CONFIG_GLOBAL: both ~/.gitconfig and
+    // $XDG_CONFIG_HOME/git/config), the environment's (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS),
+    // nor the system's attributes (GIT_ATTR_NOSYSTEM) or an init template (GIT_TEMPLATE_DIR).
+    for (const key of Object.keys(env)) if (key.startsWith('GIT_CONFIG') || key === 'GIT_TEMPLATE_DIR') delete env[key];
+    env.GIT_CONFIG_NOSYSTEM = '1';
+    env.GIT_CONFIG_GLOBAL = '/dev/null';
+    env.GIT_ATTR_NOSYSTEM = '1';
+  }
   env.GIT_ALLOW_PROTOCOL = 'https:ssh:file';
   env.GIT_TERMINAL_PROMPT = '0';
   // ssh asks for a passphrase or a host key on the terminal, not through git: batch mode refuses instead.
   if (env.GIT_SSH_COMMAND === undefined && env.GIT_SSH === undefined) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
-  // Nothing from the served process's own repository, if it runs inside one.
-  delete env.GIT_DIR;
-  delete env.GIT_WORK_TREE;
-  delete env.GIT_INDEX_FILE;
-  return Object.assign(env, extra);
+  return Object.assign(env, call.env);
 }
 
 /**
@@ -117,11 +142,11 @@ const MAX_OUTPUT = 1024 * 1024;
  * own, and a timeout kills the whole group: git's helpers (ssh,
  * git-remote-https) would otherwise outlive it, still waiting on the network.
  */
-export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
+export function runGit(runner: GitRunner, args: readonly string[], call: GitCall = {}): Promise<string> {
   const command = args.find((a) => !a.startsWith('-')) ?? 'git';
   return new Promise((resolve, reject) => {
     const child = spawn(runner.program, [...CONFIG, ...args], {
-      env: environment(runner.env, extraEnv),
+      env: environment(runner.env, call),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       windowsHide: true,

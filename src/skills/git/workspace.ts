@@ -43,6 +43,14 @@ export interface Workspace {
 
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
+/**
+ * The repository's own attributes (`info/attributes`, above every
+ * `.gitattributes` of the tree, macros included: gitattributes(5)): a checkout
+ * writes the blobs' bytes as they are, with no line-ending, `$Id$` or encoding
+ * conversion and no filter, whatever a pushed `.gitattributes` says.
+ */
+const NEUTRAL_ATTRIBUTES = '* -text -eol -crlf -ident -filter -working-tree-encoding\n';
+
 /** Whether a process of this host with this id is running (signal 0 only probes). */
 function alive(pid: number): boolean {
   try {
@@ -78,7 +86,10 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
   const repo = join(dir, 'repo.git');
   const gitDir = `--git-dir=${repo}`;
   try {
-    await runGit(runner, ['init', '--quiet', '--bare', repo]);
+    // No template (an init.templateDir or GIT_TEMPLATE_DIR could bring hooks or info/attributes).
+    await runGit(runner, ['init', '--quiet', '--bare', '--template=', repo]);
+    await mkdir(join(repo, 'info'), { mode: 0o700 });
+    await writeFile(join(repo, 'info', 'attributes'), NEUTRAL_ATTRIBUTES);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -94,7 +105,8 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
       // credentials in it) is never written into the repository.
       const env = credentialsEnv(spec.url, spec.credentials, runner.env);
       const ref = spec.ref ?? 'HEAD';
-      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', spec.url, ref], env).catch((error: Error) => {
+      const fetch = [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', spec.url, ref];
+      await runGit(runner, fetch, { remote: true, env }).catch((error: Error) => {
         // A branch deleted (or not pushed yet): said in words, as the one reason it is, however often it is fetched.
         if (/couldn't find remote ref/.test(error.message)) throw new GitError(`the repository has no branch, tag or commit ${ref}`);
         throw error;
@@ -112,7 +124,7 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
       // and leaves no .git inside the tree (so nothing of git's is ever in the served folder).
       const index = join(dir, `index-${name}`);
       try {
-        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', '--reset', '-u', commit], { GIT_INDEX_FILE: index });
+        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', '--reset', '-u', commit], { env: { GIT_INDEX_FILE: index } });
       } catch (error) {
         await rm(tree, { recursive: true, force: true });
         throw error;
