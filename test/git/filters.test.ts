@@ -148,7 +148,7 @@ describe('a git source with .gitattributes', () => {
     await open(r, env, '#main', wrapper);
     const lines = readFileSync(seen, 'utf8').split('\n');
     const ran = lines.filter((l) => l.endsWith(' ran')).map((l) => l.split(' ')[0]);
-    expect(new Set(ran)).toEqual(new Set(['init', 'fetch', 'rev-parse', 'read-tree']));
+    expect(new Set(ran)).toEqual(new Set(['init', 'fetch', 'rev-parse', 'ls-tree', 'read-tree']));
     for (const command of ran.filter((c) => c !== 'fetch')) {
       expect(
         lines.filter((l) => l.startsWith(`${command} `) && !l.endsWith(' ran')),

@@ -66,6 +66,11 @@ export interface GitCall {
   remote?: boolean;
   /** Variables added to the environment. */
   env?: Record<string, string>;
+  /**
+   * Takes stdout as it comes instead of keeping it (a listing of any size).
+   * What it throws stops git (its whole process group) and rejects the call.
+   */
+  read?: (chunk: string) => void;
 }
 
 /** The environment of a git command. */
@@ -153,16 +158,10 @@ export function runGit(runner: GitRunner, args: readonly string[], call: GitCall
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < MAX_OUTPUT) stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      // The end is what says why it failed.
-      stderr = (stderr + chunk).slice(-MAX_OUTPUT);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    /** Why git was stopped: a timeout, or what `read` threw. */
+    let stopped: Error | undefined;
+    const stop = (reason: Error) => {
+      stopped ??= reason;
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -171,7 +170,24 @@ export function runGit(runner: GitRunner, args: readonly string[], call: GitCall
       // A helper that left the group (setsid) could still hold the pipes open: stop reading them.
       child.stdout.destroy();
       child.stderr.destroy();
-    }, runner.timeoutMs);
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stopped) return;
+      if (call.read === undefined) {
+        if (stdout.length < MAX_OUTPUT) stdout += chunk;
+        return;
+      }
+      try {
+        call.read(chunk);
+      } catch (error) {
+        stop(error as Error);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      // The end is what says why it failed.
+      stderr = (stderr + chunk).slice(-MAX_OUTPUT);
+    });
+    const timer = setTimeout(() => stop(new GitError(`git ${command} failed: timed out after ${runner.timeoutMs} ms`)), runner.timeoutMs);
     const fail = (reason: string) => reject(new GitError(redactCredentials(`git ${command} failed: ${reason}`)));
     child.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -179,7 +195,7 @@ export function runGit(runner: GitRunner, args: readonly string[], call: GitCall
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) fail(`timed out after ${runner.timeoutMs} ms`);
+      if (stopped) reject(stopped);
       else if (code === 0) resolve(stdout);
       else fail(stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${code ?? signal}`);
     });

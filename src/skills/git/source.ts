@@ -15,8 +15,10 @@ import { silentLogger } from '../../core/context.js';
 import { buildCatalogue, type Catalogue, slugify } from '../catalogue.js';
 import { formatIssue, type Issue } from '../issues.js';
 import { type SkillsFolder, type SkillsFolderOptions, servedFolder } from '../provider.js';
+import { DEFAULT_LIMITS } from '../scan.js';
 import { GitError, type GitRunner } from './run-git.js';
 import { parseGitSpec } from './spec.js';
+import { type CheckoutLimits, DEFAULT_MAX_CHECKOUT_BYTES } from './tree-limits.js';
 import { type Checkout, createWorkspace, servedRoot } from './workspace.js';
 
 /** Options of {@link loadGitSkills}. */
@@ -31,6 +33,13 @@ export interface GitSkillsOptions extends Omit<SkillsFolderOptions, 'watch' | 'd
   gitTimeoutMs?: number;
   /** The environment git runs with (credentials helpers, `HOME`, `SSH_AUTH_SOCK`...). Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Bytes of all files a checkout may write (of the subfolder served, if one
+   * is set). A commit past it, or with a file over `limits.maxFileBytes` or
+   * more than `limits.maxEntries` entries, is refused before anything is
+   * written, and the last good commit stays served. Default 256 MiB.
+   */
+  maxCheckoutBytes?: number;
 }
 
 /** What one fetch found. */
@@ -90,10 +99,18 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
   const interval = options.pullIntervalMs ?? 60_000;
   if (!Number.isFinite(interval) || interval < 0) throw new TypeError('pullIntervalMs must be 0 or more');
   const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
+  const maxBytes = options.maxCheckoutBytes ?? DEFAULT_MAX_CHECKOUT_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError('maxCheckoutBytes must be a positive whole number of bytes');
+  // What the catalogue would serve of a checkout bounds what it may write.
+  const limits: CheckoutLimits = {
+    maxFileBytes: options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number),
+    maxEntries: options.limits?.maxEntries ?? DEFAULT_LIMITS.maxEntries,
+    maxBytes,
+  };
   // The tree's folder is named by its commit: shared references are named by the repository instead.
   const catalogueOptions = { ...options, prefix: options.prefix ?? slugify(spec.subfolder === '' ? spec.name : basename(spec.subfolder)) };
   const where = `${spec.display}${spec.ref ? `#${spec.ref}` : ''}`;
-  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner).catch((error: Error) => {
+  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner, limits).catch((error: Error) => {
     throw new Error(`cannot serve ${where}: ${error.message}`);
   });
 

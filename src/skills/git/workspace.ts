@@ -20,6 +20,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { credentialsEnv, GitError, type GitRunner, runGit } from './run-git.js';
 import type { GitSpec } from './spec.js';
+import { type CheckoutLimits, measureTree } from './tree-limits.js';
 
 /** A commit checked out: its tree's folder, which no other checkout shares. */
 export interface Checkout {
@@ -33,7 +34,10 @@ export interface Workspace {
   readonly dir: string;
   /** Fetches the spec's ref (depth 1) and resolves the commit it names. */
   fetch(): Promise<string>;
-  /** Checks `commit` out into a fresh folder of its own. */
+  /**
+   * Checks `commit` out (the spec's subfolder of it, if one is set) into a
+   * fresh folder of its own, once its tree is measured against the limits.
+   */
   checkout(commit: string): Promise<Checkout>;
   /** Removes a checkout no longer served. */
   removeCheckout(checkout: Checkout): Promise<void>;
@@ -75,8 +79,8 @@ async function sweep(parent: string): Promise<void> {
   }
 }
 
-/** Creates a source's folder under `cacheDir` with an empty bare repository. */
-export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner): Promise<Workspace> {
+/** Creates a source's folder under `cacheDir` with an empty bare repository; its checkouts keep to `limits`. */
+export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner, limits: CheckoutLimits): Promise<Workspace> {
   const parent = join(cacheDir, spec.key);
   await mkdir(parent, { recursive: true, mode: 0o700 });
   await sweep(parent);
@@ -98,6 +102,20 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
   /** Checkouts made so far: each one's folder is new, whatever commit it holds. */
   let checkouts = 0;
 
+  /** The tree a checkout writes: the commit's, or its subfolder's, which must be a folder (a link could point anywhere). */
+  async function servedTree(commit: string): Promise<string> {
+    if (spec.subfolder === '') return `${commit}^{tree}`;
+    const args = [gitDir, 'ls-tree', '-z', '--end-of-options', commit, '--', spec.subfolder];
+    const listed = await runGit(runner, args, { env: { GIT_LITERAL_PATHSPECS: '1' } });
+    // `<mode> SP <type> SP <object> TAB <path> NUL`, or nothing.
+    const [mode, type, object] = (listed.split('\t')[0] ?? '').split(' ');
+    if (listed === '') throw new Error(`the commit has no folder ${spec.subfolder}`);
+    if (type !== 'tree' || object === undefined) {
+      throw new Error(`${spec.subfolder} is not a folder in the commit${mode === '120000' ? ' (it is a symbolic link)' : ''}`);
+    }
+    return object;
+  }
+
   return {
     dir,
     async fetch() {
@@ -117,14 +135,18 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
     },
     async checkout(commit) {
       if (!COMMIT.test(commit)) throw new TypeError(`not a commit id: ${commit}`);
+      // Measured before anything is written; only what is written counts: the subfolder served, alone.
+      const served = await servedTree(commit);
+      await measureTree(runner, repo, served, spec.subfolder, limits);
       const name = `${++checkouts}-${commit}`;
       const tree = join(dir, 'trees', name);
       await mkdir(tree, { mode: 0o700 });
-      // read-tree -u into an index of its own: writes every file of the commit, runs no hook,
-      // and leaves no .git inside the tree (so nothing of git's is ever in the served folder).
+      // read-tree -u into an index of its own: writes the files of the tree, runs no hook, and
+      // leaves no .git inside the checkout (so nothing of git's is ever in the served folder).
       const index = join(dir, `index-${name}`);
+      const read = spec.subfolder === '' ? ['--reset'] : [`--prefix=${spec.subfolder}/`];
       try {
-        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', '--reset', '-u', commit], { env: { GIT_INDEX_FILE: index } });
+        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', ...read, '-u', '--end-of-options', served], { env: { GIT_INDEX_FILE: index } });
       } catch (error) {
         await rm(tree, { recursive: true, force: true });
         throw error;
