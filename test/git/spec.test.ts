@@ -37,6 +37,14 @@ describe('parseGitSpec', () => {
     expect(isGitSource('file:///srv/skills')).toBe(true);
   });
 
+  it('refuses a ref that starts with "-", which git would read as an option', () => {
+    // Each of these is refused by this rule alone: letters, digits and "-" are otherwise allowed.
+    for (const ref of ['-x', '--recurse-submodules', '--mirror', '-']) {
+      expect(() => parseGitSpec(`git+https://example.com/r.git#${ref}`), ref).toThrow(`not a branch, tag or commit: "${ref}"`);
+    }
+    for (const ref of ['a-b', 'release-2', 'x--y']) expect(parseGitSpec(`git+https://example.com/r.git#${ref}`).ref).toBe(ref);
+  });
+
   it('refuses refs that git would read as options or refspec syntax, and subfolders outside the repository', () => {
     for (const ref of ['-upload-pack=touch /tmp/x', 'a..b', 'a b', 'x^', '+main', 'main.lock', '@{1}']) {
       expect(() => parseGitSpec(`git+https://example.com/r.git#${encodeURIComponent(ref).replaceAll('%3A', ':')}`), ref).toThrow();

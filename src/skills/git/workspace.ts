@@ -123,7 +123,8 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
       // credentials in it) is never written into the repository.
       const env = credentialsEnv(spec.url, spec.credentials, runner.env);
       const ref = spec.ref ?? 'HEAD';
-      const fetch = [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', spec.url, ref];
+      // After --end-of-options (git 2.24+) the URL and the ref are never options, whatever the parser let through.
+      const fetch = [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--end-of-options', spec.url, ref];
       await runGit(runner, fetch, { remote: true, env }).catch((error: Error) => {
         // A branch deleted (or not pushed yet): said in words, as the one reason it is, however often it is fetched.
         if (/couldn't find remote ref/.test(error.message)) throw new GitError(`the repository has no branch, tag or commit ${ref}`);
