@@ -71,14 +71,19 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
 /**
  * The command line to show instead of `argv` when it holds credentials
  * (undefined when it holds none): the user and password of a git source, and
- * of any URL, as `***`. A password on skillport's command line is readable by
- * every user of the host (`ps`, /proc/PID/cmdline) for as long as it runs;
- * `main` shows this instead as soon as it starts (before that, from exec on,
- * it is still visible: README, "Skills from git", says how to keep
- * credentials off the command line altogether).
+ * of any URL, as `***`, and the value of `--auth-token`. A secret on
+ * skillport's command line is readable by every user of the host (`ps`,
+ * /proc/PID/cmdline) for as long as it runs; `main` shows this instead as
+ * soon as it starts (before that, from exec on, it is still visible: README,
+ * "Skills from git", says how to keep credentials off the command line, and
+ * `SKILLPORT_AUTH_TOKEN` takes the token).
  */
 export function shownArguments(argv: readonly string[]): string | undefined {
-  const shown = argv.map((arg) => (isGitSource(arg) ? redactSource(arg) : redactCredentials(arg)));
+  const shown = argv.map((arg, i) => {
+    if (argv[i - 1] === '--auth-token') return '***';
+    if (arg.startsWith('--auth-token=')) return '--auth-token=***';
+    return isGitSource(arg) ? redactSource(arg) : redactCredentials(arg);
+  });
   return shown.some((arg, i) => arg !== argv[i]) ? ['skillport', ...shown].join(' ') : undefined;
 }
 

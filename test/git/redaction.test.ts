@@ -100,6 +100,9 @@ describe('a password in a git source', () => {
     expect(title).not.toContain(MARK);
     expect(title).toContain('--http 127.0.0.1:0');
     expect(shownArguments(['list', './skills'])).toBeUndefined();
+    // The bearer token too, the other secret a command line may hold.
+    expect(shownArguments(['serve', '--http', '127.0.0.1:0', '--auth-token', MARK])).toBe('skillport serve --http 127.0.0.1:0 --auth-token ***');
+    expect(shownArguments(['serve', `--auth-token=${MARK}`])).toBe('skillport serve --auth-token=***');
   });
 });
 
