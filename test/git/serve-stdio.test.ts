@@ -9,6 +9,7 @@ import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSch
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../_stdio-client.js';
 import { createRepo, skillMd } from './_repo.js';
+import { revertAndRead, VERSION_A } from './_revert.js';
 
 const closers: Array<() => unknown> = [];
 afterEach(async () => {
@@ -41,7 +42,7 @@ describe('skillport serve git+file:// over stdio', () => {
   });
 
   it('serves a commit seen before again after a force-push revert, and logs no error', async () => {
-    const r = createRepo({ 'alpha/SKILL.md': skillMd('alpha', 'Version A.'), 'alpha/notes.md': 'notes of A\n' });
+    const r = createRepo(VERSION_A);
     closers.push(() => r.remove());
     const transport = new StdioV1({
       command: process.execPath,
@@ -54,22 +55,6 @@ describe('skillport serve git+file:// over stdio', () => {
     const client = new ClientV1({ name: 'git-stdio-revert', version: '1' });
     await client.connect(transport);
     closers.push(() => client.close());
-    const servedA = () => log.split(`at commit ${r.first.slice(0, 12)}`).length - 1;
-    const b = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Version B.'), 'alpha/notes.md': 'notes of B\n' });
-    await until(() => log.includes(`at commit ${b.slice(0, 12)}`));
-    const before = servedA();
-    r.force(r.first);
-    await until(() => servedA() > before);
-    expect(servedA()).toBe(before + 1);
-    for (let i = 0; i < 3; i++) {
-      expect((await client.getPrompt({ name: 'alpha' })).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Version A.') });
-      expect((await client.readResource({ uri: 'skill://alpha/notes.md' })).contents[0]).toMatchObject({ text: 'notes of A\n' });
-    }
-    expect(log).not.toMatch(/error|failed|not served|\n\s+at /i);
+    await revertAndRead(r, () => log, client);
   });
 });
-
-/** Polls `check` every 50 ms, 15 s at most (the test's expectation after it fails if it never held). */
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-}

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { runCli } from '../cli/_run.js';
 import { createRepo, skillMd } from './_repo.js';
+import { revertAndRead, VERSION_A } from './_revert.js';
 
 const SECRET = 'hook secret for the test';
 const closers: Array<() => unknown> = [];
@@ -106,27 +107,15 @@ describe('skillport serve with a git source', () => {
   });
 
   it('serves a commit seen before again after a force-push revert, to reads and prompts, and logs no error', async () => {
-    const r = createRepo({ 'alpha/SKILL.md': skillMd('alpha', 'Version A.'), 'alpha/notes.md': 'notes of A\n' });
+    const r = createRepo(VERSION_A);
     closers.push(() => r.remove());
     const { url, log } = await serve([`git+${r.url}#main`, '--pull-interval', '1', '--cache-dir', r.cache], r.env);
     const legacy = new ClientV1({ name: 'git-revert', version: '1' });
     await legacy.connect(new HttpV1(url));
     closers.push(() => legacy.close());
-    const b = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Version B.'), 'alpha/notes.md': 'notes of B\n' });
-    await until(() => log().includes(`at commit ${b.slice(0, 12)}`));
-    expect(log()).toContain(`at commit ${b.slice(0, 12)}`);
-    const servedA = () => log().split(`at commit ${r.first.slice(0, 12)}`).length - 1;
-    const before = servedA();
-    r.force(r.first);
-    await until(() => servedA() > before);
-    expect(servedA()).toBe(before + 1);
-    for (let i = 0; i < 3; i++) {
-      expect((await legacy.getPrompt({ name: 'alpha' })).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Version A.') });
-      expect((await legacy.readResource({ uri: 'skill://alpha/notes.md' })).contents[0]).toMatchObject({ text: 'notes of A\n' });
-    }
+    await revertAndRead(r, log, legacy);
     const { client } = await modernClient(url);
     expect((await client.readResource({ uri: 'skill://alpha/notes.md' })).contents[0]).toMatchObject({ text: 'notes of A\n' });
-    expect(log()).not.toMatch(/error|failed|not served|\n\s+at /i);
   });
 
   it('fetches at once on a signed webhook (GitHub and GitLab) when polling is off, and not on a bad one', async () => {
