@@ -126,7 +126,7 @@ export function parseGitSpec(source: string): GitSpec {
   }
   if (target !== 'file:' && url.hostname === '') throw new GitSpecError(`no host in ${redactSource(source)}`);
   if (target === 'file:' && url.host !== '') throw new GitSpecError(`a file: URL names a local path (file:///path), not a host: ${redactSource(source)}`);
-  // A "/", "?", "#" or "\\" in a password ends the authority early (RFC 3986 §3.2; WHATWG URL): the rest of
+  // A "/", "?", "#" or "\" in a password ends the authority early (RFC 3986 §3.2; WHATWG URL): the rest of
   // the password, up to the real "@", would be read as the path, the query or the ref, and handed to git.
   if (target !== 'file:' && /@/.test(url.pathname + url.search + url.hash)) {
     throw new GitSpecError(

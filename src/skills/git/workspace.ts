@@ -2,9 +2,10 @@
  * Where a git source lives on disk: one folder per running source,
  * `<cacheDir>/<digest of the remote>/<pid>-<random>/`, holding a bare
  * repository (`repo.git`, shallow) and one tree per checkout
- * (`trees/<n>-<commit>/`). A commit is checked out whole into a folder of its
- * own before it is served, so a reload never sees a tree half-way between two
- * commits; the old tree is removed once nothing serves it. A folder per
+ * (`trees/<n>-<commit>/`). A commit (the subfolder served of it) is checked
+ * out whole into a folder of its own before it is served, so a reload never
+ * sees a tree half-way between two commits; the old tree is removed once
+ * nothing serves it. A folder per
  * checkout rather than per commit: a branch reverted by a force-push (A, B,
  * then A again) checks A out anew while A's old tree may still be read, and
  * neither removing one may touch the other.
