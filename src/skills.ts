@@ -6,7 +6,7 @@ export type { Catalogue, CatalogueOptions, PromptEntry } from './skills/catalogu
 export { buildCatalogue } from './skills/catalogue.js';
 export type { GitSkillsFolder, GitSkillsOptions, GitSyncResult } from './skills/git/source.js';
 export { loadGitSkills } from './skills/git/source.js';
-export { isGitSource } from './skills/git/spec.js';
+export { isGitSource, redactCredentials, redactSource } from './skills/git/spec.js';
 export type { Issue, Severity } from './skills/issues.js';
 export { formatIssue } from './skills/issues.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
-import { type GitSkillsFolder, isGitSource, loadGitSkills, loadSkillsFolder, type SkillsFolder } from '../skills.js';
+import { type GitSkillsFolder, isGitSource, loadGitSkills, loadSkillsFolder, redactSource, type SkillsFolder } from '../skills.js';
 import { UsageError } from './args.js';
 import { loadLean } from './heap.js';
 
@@ -39,14 +39,16 @@ export function packageVersion(): string {
 export function requireFolders(dirs: readonly string[]): void {
   for (const dir of dirs) {
     let isDirectory: boolean;
+    // What was meant as a repository (`user:password@host:org/repo.git`, ssh's short form) is named without its password.
+    const shown = redactSource(dir);
     try {
       isDirectory = statSync(dir).isDirectory();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`no such folder: ${dir}`);
-      throw new Error(`cannot open folder ${dir}: ${(error as Error).message}`);
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`no such folder: ${shown}`);
+      throw new Error(`cannot open folder ${shown}: ${(error as Error).message.replaceAll(dir, shown)}`);
     }
-    if (!isDirectory) throw new Error(`not a folder: ${dir}`);
+    if (!isDirectory) throw new Error(`not a folder: ${shown}`);
   }
 }
 

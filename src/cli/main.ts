@@ -3,6 +3,8 @@
  * and returns an exit code (0 ok, 1 failure, 2 usage); `main` is the only
  * place that touches process.argv, process.env, signals and process.exit.
  */
+
+import { isGitSource, redactCredentials, redactSource } from '../skills.js';
 import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
@@ -66,10 +68,32 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
   }
 }
 
+/**
+ * The command line to show instead of `argv` when it holds credentials
+ * (undefined when it holds none): the user and password of a git source, and
+ * of any URL, as `***`, and the value of `--auth-token`. A secret on
+ * skillport's command line is readable by every user of the host (`ps`,
+ * /proc/PID/cmdline) for as long as it runs; `main` shows this instead as
+ * soon as it starts (before that, from exec on, it is still visible: README,
+ * "Skills from git", says how to keep credentials off the command line, and
+ * `SKILLPORT_AUTH_TOKEN` takes the token).
+ */
+export function shownArguments(argv: readonly string[]): string | undefined {
+  const shown = argv.map((arg, i) => {
+    if (argv[i - 1] === '--auth-token') return '***';
+    if (arg.startsWith('--auth-token=')) return '--auth-token=***';
+    return isGitSource(arg) ? redactSource(arg) : redactCredentials(arg);
+  });
+  return shown.some((arg, i) => arg !== argv[i]) ? ['skillport', ...shown].join(' ') : undefined;
+}
+
 /** Entry point of the bin script. */
 export async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const title = shownArguments(argv);
+  if (title !== undefined) process.title = title;
   const code = await run(
-    process.argv.slice(2),
+    argv,
     {
       stdin: process.stdin,
       stdout: process.stdout,

@@ -12,6 +12,8 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { httpSend, modernHeaders } from '../_http-client.js';
+import { modern } from '../_wire.js';
 import { createRepo, skillMd } from '../git/_repo.js';
 import { Figures, writeSection } from '../reliability/_report.js';
 import { type Closers, legacyClient, modernClient, rawPromptNames } from './_clients.js';
@@ -44,6 +46,14 @@ afterAll(async () => {
   await cluster?.stop();
   repo?.remove();
 });
+
+/** A raw 2026-07-28 request straight to a replica (no client cache answers it): its result, or its error as thrown. */
+async function rawCall(url: string, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const body = { jsonrpc: '2.0', id: 1, method, params: modern(params) };
+  const answer = JSON.parse((await httpSend(url, { headers: modernHeaders(body), body: JSON.stringify(body) })).body);
+  if (answer.error) throw new Error(`${method} at ${url}: ${JSON.stringify(answer.error)}`);
+  return answer.result;
+}
 
 /** POST /hooks/git at `replica` as GitHub sends it: the raw body signed with HMAC-SHA256 of the shared secret. */
 async function pushHook(replicaUrl: string, commit: string): Promise<number> {
@@ -125,6 +135,33 @@ describe('a cluster serving a git repository', () => {
     writeSection('cluster-git', `### Cluster: a git push (test:cluster)\n\nTimings vary run to run; the counts must not.\n\n${figures.table()}`);
     expect(modernSeen).toEqual([1, 1, 1]);
     expect(legacySeen).toEqual([1, 1, 1]);
+  });
+
+  it('brings a force-push revert to a commit served before to every replica, whose reads then work', async () => {
+    const all = async (what: string, check: (names: string[]) => boolean) =>
+      until(what, async () => (await Promise.all(cluster.replicas.map((r) => rawPromptNames(r.url)))).every(check), 30_000);
+    // A (epsilon), then B (delta, and alpha changed), each announced at one replica.
+    const a = repo.push({ 'epsilon/SKILL.md': skillMd('epsilon', 'Added before the revert.'), 'epsilon/notes.md': 'notes of A\n' });
+    expect(await pushHook(cluster.replicas[0]?.url as string, a)).toBe(202);
+    await all('every replica to serve A', (names) => names.includes('epsilon'));
+    const b = repo.push({ 'delta/SKILL.md': skillMd('delta', 'Reverted later.'), 'epsilon/notes.md': 'notes of B\n' });
+    expect(await pushHook(cluster.replicas[1]?.url as string, b)).toBe(202);
+    await all('every replica to serve B', (names) => names.includes('delta'));
+    const logged = cluster.replicas.map((r) => r.log.length);
+
+    // Back to A by force-push, announced at the third replica.
+    repo.force(a);
+    expect(await pushHook(cluster.replicas[2]?.url as string, a)).toBe(202);
+    await all('every replica to serve A again', (names) => !names.includes('delta') && names.includes('epsilon'));
+    for (const [i, replica] of cluster.replicas.entries()) {
+      const prompt = (await rawCall(replica.url, 'prompts/get', { name: 'epsilon' })) as { messages: Array<{ content: { text: string } }> };
+      expect(prompt.messages[0]?.content.text).toContain('Added before the revert.');
+      const read = (await rawCall(replica.url, 'resources/read', { uri: 'skill://epsilon/notes.md' })) as { contents: Array<{ text: string }> };
+      expect(read.contents[0]?.text).toBe('notes of A\n');
+      const since = replica.log.slice(logged[i]);
+      expect(since.some((line) => line.includes(`at commit ${a.slice(0, 12)}`))).toBe(true);
+      expect(since.filter((line) => /error|failed|not served/i.test(line))).toEqual([]);
+    }
   });
 
   it('keeps serving the last good commit at a replica whose own fetch fails', async () => {

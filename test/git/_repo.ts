@@ -18,10 +18,16 @@ export interface TestRepo {
   readonly dir: string;
   /** The bare repository's file:// URL. */
   readonly url: string;
+  /** The bare repository's path. */
+  readonly bare: string;
   /** A cache folder for the source under test. */
   readonly cache: string;
   /** Writes (or, for null, deletes) files in the clone, commits and pushes them to `branch`; returns the commit. */
   push(files: Record<string, Content | null>, branch?: string): string;
+  /** Points `branch` of the remote at `commit` (a force-push: a revert to a commit seen before, say), creating it if need be. */
+  force(commit: string, branch?: string): void;
+  /** Deletes `branch` from the remote. */
+  deleteBranch(branch: string): void;
   /** Moves the bare repository away (a fetch then fails), or back. */
   move(away: boolean): void;
   remove(): void;
@@ -54,6 +60,8 @@ export function createRepo(files: Record<string, Content>): TestRepo & { first: 
   const work = join(dir, 'work');
   git(dir, env, 'init', '--quiet', '--bare', '--initial-branch=main', bare);
   git(dir, env, 'init', '--quiet', '--initial-branch=main', work);
+  // The clone stores the bytes the test wrote, whatever .gitattributes it commits (git's own highest-precedence attributes file).
+  writeFileSync(join(work, '.git', 'info', 'attributes'), '* -text -eol -crlf -ident -filter -working-tree-encoding\n');
   const push = (changes: Record<string, Content | null>, branch = 'main'): string => {
     for (const [rel, content] of Object.entries(changes)) {
       const path = join(work, rel);
@@ -72,10 +80,19 @@ export function createRepo(files: Record<string, Content>): TestRepo & { first: 
   return {
     dir,
     url: `file://${bare}`,
+    bare,
     cache: join(dir, 'cache'),
     env,
     first,
     push,
+    force(commit, branch = 'main') {
+      // The clone follows, so the next push builds on the commit forced.
+      git(work, env, 'reset', '--quiet', '--hard', commit);
+      git(work, env, 'push', '--quiet', '--force', bare, `${commit}:refs/heads/${branch}`);
+    },
+    deleteBranch(branch) {
+      git(work, env, 'push', '--quiet', bare, `:refs/heads/${branch}`);
+    },
     move(away) {
       if (away) renameSync(bare, `${bare}.moved`);
       else renameSync(`${bare}.moved`, bare);

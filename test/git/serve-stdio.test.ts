@@ -9,6 +9,7 @@ import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSch
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN } from '../_stdio-client.js';
 import { createRepo, skillMd } from './_repo.js';
+import { revertAndRead, VERSION_A } from './_revert.js';
 
 const closers: Array<() => unknown> = [];
 afterEach(async () => {
@@ -38,5 +39,22 @@ describe('skillport serve git+file:// over stdio', () => {
     expect(seen).toContain('prompts');
     expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['alpha', 'beta']);
     expect((await client.readResource({ uri: 'skill://beta/notes.md' })).contents[0]).toMatchObject({ text: 'notes of beta\n' });
+  });
+
+  it('serves a commit seen before again after a force-push revert, and logs no error', async () => {
+    const r = createRepo(VERSION_A);
+    closers.push(() => r.remove());
+    const transport = new StdioV1({
+      command: process.execPath,
+      args: [BIN, 'serve', `git+${r.url}#main`, '--pull-interval', '1', '--cache-dir', r.cache],
+      env: r.env,
+      stderr: 'pipe',
+    });
+    let log = '';
+    transport.stderr?.on('data', (chunk: Buffer) => void (log += chunk.toString()));
+    const client = new ClientV1({ name: 'git-stdio-revert', version: '1' });
+    await client.connect(transport);
+    closers.push(() => client.close());
+    await revertAndRead(r, () => log, client);
   });
 });

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { runCli } from '../cli/_run.js';
 import { createRepo, skillMd } from './_repo.js';
+import { revertAndRead, VERSION_A } from './_revert.js';
 
 const SECRET = 'hook secret for the test';
 const closers: Array<() => unknown> = [];
@@ -103,6 +104,18 @@ describe('skillport serve with a git source', () => {
     await until(() => log().includes('git fetch failed'));
     expect(await promptNames(client)).toEqual(['alpha']);
     expect((await client.getPrompt({ name: 'alpha' })).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Good.') });
+  });
+
+  it('serves a commit seen before again after a force-push revert, to reads and prompts, and logs no error', async () => {
+    const r = createRepo(VERSION_A);
+    closers.push(() => r.remove());
+    const { url, log } = await serve([`git+${r.url}#main`, '--pull-interval', '1', '--cache-dir', r.cache], r.env);
+    const legacy = new ClientV1({ name: 'git-revert', version: '1' });
+    await legacy.connect(new HttpV1(url));
+    closers.push(() => legacy.close());
+    await revertAndRead(r, log, legacy);
+    const { client } = await modernClient(url);
+    expect((await client.readResource({ uri: 'skill://alpha/notes.md' })).contents[0]).toMatchObject({ text: 'notes of A\n' });
   });
 
   it('fetches at once on a signed webhook (GitHub and GitLab) when polling is off, and not on a bad one', async () => {

@@ -70,11 +70,11 @@ describe('loadGitSkills', () => {
     const trees = join(folder.root, '..');
     const second = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Two.') });
     await folder.sync();
-    // The tree just replaced stays for reads that began before the swap.
-    expect(readdirSync(trees).sort()).toEqual([r.first, second].sort());
+    // One folder per checkout, named by its order and commit; the tree just replaced stays for reads that began before the swap.
+    expect(readdirSync(trees).sort()).toEqual([`1-${r.first}`, `2-${second}`]);
     const third = r.push({ 'alpha/SKILL.md': skillMd('alpha', 'Three.') });
     await folder.sync();
-    expect(readdirSync(trees).sort()).toEqual([second, third].sort());
+    expect(readdirSync(trees).sort()).toEqual([`2-${second}`, `3-${third}`]);
     // No .git inside a served tree: nothing of git's is ever under the served folder.
     expect(existsSync(join(folder.root, '.git'))).toBe(false);
     const instance = join(trees, '..');
@@ -192,12 +192,14 @@ describe('loadGitSkills', () => {
     const fetch = lines.filter((line) => line.startsWith('ARGS') && line.includes(' fetch '));
     expect(fetch).toHaveLength(1);
     expect(fetch[0]).toContain(' https://127.0.0.1:1/team/skills.git main');
-    expect(lines.filter((line) => line.startsWith('ARGS')).join('\n')).not.toContain('hunter2');
-    // The user's own entry stays, and the rewrite comes after it.
-    expect(lines).toContain('GIT_CONFIG_COUNT=2');
+    // Neither on a command line nor in a configuration entry (git copies those to its children's command lines).
+    expect(lines.join('\n')).not.toContain('hunter2');
+    // The user's own entry stays; after it, the operator's helpers for the origin are cleared and the environment's helper added.
+    expect(lines).toContain('GIT_CONFIG_COUNT=3');
     expect(lines).toContain('GIT_CONFIG_KEY_0=user.name');
-    expect(lines).toContain('GIT_CONFIG_KEY_1=url.https://user:hunter2@127.0.0.1:1/team/skills.git.insteadOf');
-    expect(lines).toContain('GIT_CONFIG_VALUE_1=https://127.0.0.1:1/team/skills.git');
+    expect(lines).toContain('GIT_CONFIG_KEY_1=credential.https://127.0.0.1:1.helper');
+    expect(lines).toContain('GIT_CONFIG_VALUE_1=');
+    expect(lines).toContain('GIT_CONFIG_KEY_2=credential.https://127.0.0.1:1.helper');
   });
 
   it('refuses ext:: even when the user configuration rewrites a URL to it', async () => {

@@ -1,7 +1,8 @@
 /**
  * Runs the `git` program: `spawn` with an argument array (never a shell;
- * what `execFile` does, with the process group killable), a timeout, and the environment and configuration that keep a hostile or
- * unreachable repository from doing more than failing:
+ * what `execFile` does, with the process group killable), a timeout, and the
+ * environment and configuration that keep a hostile or unreachable
+ * repository from doing more than failing:
  *
  * - `GIT_ALLOW_PROTOCOL=https:ssh:file`: git refuses every other transport,
  *   `ext::` (which runs a command) among them, wherever the URL came from
@@ -10,13 +11,16 @@
  * - `GIT_TERMINAL_PROMPT=0` and ssh in batch mode: a repository that wants
  *   credentials it was not given fails at once instead of waiting for a
  *   password nobody will type;
- * - no submodules are fetched.
- *
- * The user's own git configuration (credential helpers, `insteadOf`) still
- * applies: it is how private repositories are reached.
+ * - no submodules are fetched, no maintenance or gc runs after a fetch;
+ * - only the command that talks to the remote (fetch) reads the operator's
+ *   own git configuration (credential helpers, `insteadOf`, proxies, ssh):
+ *   it is how private repositories are reached. Every other command (init,
+ *   rev-parse, ls-tree, read-tree) runs with no system, user or environment
+ *   configuration at all, so that nothing a pushed `.gitattributes` names
+ *   (a filter driver, git-lfs among them) finds a program to run.
  */
 import { spawn } from 'node:child_process';
-import { redact } from './spec.js';
+import { type GitCredentials, redactCredentials } from './spec.js';
 
 /** How git is run. */
 export interface GitRunner {
@@ -33,53 +37,104 @@ export class GitError extends Error {
   override name = 'GitError';
 }
 
+/** Configuration of every command, on its command line (after any other configuration, so it wins). */
 const CONFIG = [
-  '-c',
   'core.hooksPath=/dev/null',
-  '-c',
   'protocol.allow=never',
-  '-c',
   'protocol.https.allow=always',
-  '-c',
   'protocol.ssh.allow=always',
-  '-c',
   'protocol.file.allow=always',
-  '-c',
   'submodule.recurse=false',
-  '-c',
   'fetch.recurseSubmodules=false',
-];
+  // A fetch would start `git maintenance run --auto` (gc, commit-graph) in the background: nothing outlives a command.
+  'maintenance.auto=false',
+  'gc.auto=0',
+  // The user's attributes file (default $XDG_CONFIG_HOME/git/attributes) is read even without a user configuration.
+  'core.attributesFile=/dev/null',
+  'core.fsmonitor=false',
+].flatMap((entry) => ['-c', entry]);
 
-/** The environment of every git command. */
-function environment(base: GitRunner['env'], extra: Record<string, string>): Record<string, string> {
+/** Variables that point git at another repository than ours: the served process may run inside one. */
+const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR'];
+
+/** What one git command needs besides its arguments. */
+export interface GitCall {
+  /**
+   * Whether it talks to the remote (fetch), and so reads the operator's git
+   * configuration and the environment's configuration entries; default false.
+   */
+  remote?: boolean;
+  /** Variables added to the environment. */
+  env?: Record<string, string>;
+  /**
+   * Takes stdout as it comes instead of keeping it (a listing of any size).
+   * What it throws stops git (its whole process group) and rejects the call.
+   */
+  read?: (chunk: string) => void;
+}
+
+/** The environment of a git command. */
+function environment(base: GitRunner['env'], call: GitCall): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
+  for (const key of REPOSITORY_VARIABLES) delete env[key];
+  if (call.remote !== true) {
+    // No configuration but the repository's own (ours) and the command line's: none of the system
+    // (GIT_CONFIG_NOSYSTEM), the user's (GIT_CONFIG_GLOBAL: both ~/.gitconfig and
+    // $XDG_CONFIG_HOME/git/config), the environment's (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS),
+    // nor the system's attributes (GIT_ATTR_NOSYSTEM) or an init template (GIT_TEMPLATE_DIR).
+    for (const key of Object.keys(env)) if (key.startsWith('GIT_CONFIG') || key === 'GIT_TEMPLATE_DIR') delete env[key];
+    env.GIT_CONFIG_NOSYSTEM = '1';
+    env.GIT_CONFIG_GLOBAL = '/dev/null';
+    env.GIT_ATTR_NOSYSTEM = '1';
+  }
   env.GIT_ALLOW_PROTOCOL = 'https:ssh:file';
   env.GIT_TERMINAL_PROMPT = '0';
   // ssh asks for a passphrase or a host key on the terminal, not through git: batch mode refuses instead.
   if (env.GIT_SSH_COMMAND === undefined && env.GIT_SSH === undefined) env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
-  // Nothing from the served process's own repository, if it runs inside one.
-  delete env.GIT_DIR;
-  delete env.GIT_WORK_TREE;
-  delete env.GIT_INDEX_FILE;
-  return Object.assign(env, extra);
+  return Object.assign(env, call.env);
 }
 
 /**
- * The URL for git's command line, and the environment that gives git the
- * credentials: a command line is readable by every user of the host (`ps`,
- * /proc), a process's environment only by its owner. The credentials go in
- * as a configuration entry (`GIT_CONFIG_COUNT`, git 2.31+) rewriting the bare
- * URL to the full one (`url.<full>.insteadOf <bare>`), after any entries the
- * environment already has.
+ * A credential helper (gitcredentials(7)) that answers `get` with the user and
+ * password in its environment, and ignores `store` and `erase`. git runs it
+ * through the shell with only the action as argument; `read`, `[` and `printf`
+ * are shell builtins, so the secret is never an argument of any program.
  */
-export function credentialsAside(remote: string, bare: string, env: GitRunner['env']): { url: string; env: Record<string, string> } {
-  if (remote === bare) return { url: remote, env: {} };
+const ENV_HELPER =
+  '!f() { while read -r line && [ -n "$line" ]; do :; done; [ "$1" = get ] || exit 0; ' +
+  `printf 'username=%s\\npassword=%s\\n' "$SKILLPORT_GIT_USERNAME" "$SKILLPORT_GIT_PASSWORD"; }; f`;
+
+/**
+ * The environment that hands `credentials` to git for `url`'s origin only. A
+ * command line is readable by every user of the host (`ps`, /proc), a
+ * process's environment only by its owner; and git puts a URL's user and
+ * password on the command line of its HTTPS helper (`git-remote-https`), so
+ * the URL git is given carries none. Instead, configuration entries
+ * (`GIT_CONFIG_COUNT`, git 2.31+), after any the environment already has:
+ *
+ * - `credential.<origin>.helper` empty, which clears the helpers configured
+ *   so far for that origin: the operator's helpers are neither asked nor told
+ *   to store these credentials (`store` would write them in clear);
+ * - then {@link ENV_HELPER}, reading them from the environment.
+ *
+ * Scoped to the origin (scheme, host and port, as git matches
+ * `credential.<url>`), so a redirect to another host gets nothing, as with
+ * credentials in a URL.
+ */
+export function credentialsEnv(url: string, credentials: GitCredentials | undefined, env: GitRunner['env']): Record<string, string> {
+  if (credentials === undefined) return {};
   const count = Number(env.GIT_CONFIG_COUNT ?? 0);
   const n = Number.isSafeInteger(count) && count > 0 ? count : 0;
+  const key = `credential.${new URL(url).origin}.helper`;
   return {
-    url: bare,
-    env: { GIT_CONFIG_COUNT: String(n + 1), [`GIT_CONFIG_KEY_${n}`]: `url.${remote}.insteadOf`, [`GIT_CONFIG_VALUE_${n}`]: bare },
+    GIT_CONFIG_COUNT: String(n + 2),
+    [`GIT_CONFIG_KEY_${n}`]: key,
+    [`GIT_CONFIG_VALUE_${n}`]: '',
+    [`GIT_CONFIG_KEY_${n + 1}`]: key,
+    [`GIT_CONFIG_VALUE_${n + 1}`]: ENV_HELPER,
+    SKILLPORT_GIT_USERNAME: credentials.username,
+    SKILLPORT_GIT_PASSWORD: credentials.password,
   };
 }
 
@@ -92,27 +147,21 @@ const MAX_OUTPUT = 1024 * 1024;
  * own, and a timeout kills the whole group: git's helpers (ssh,
  * git-remote-https) would otherwise outlive it, still waiting on the network.
  */
-export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<string> {
+export function runGit(runner: GitRunner, args: readonly string[], call: GitCall = {}): Promise<string> {
   const command = args.find((a) => !a.startsWith('-')) ?? 'git';
   return new Promise((resolve, reject) => {
     const child = spawn(runner.program, [...CONFIG, ...args], {
-      env: environment(runner.env, extraEnv),
+      env: environment(runner.env, call),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       windowsHide: true,
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < MAX_OUTPUT) stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      // The end is what says why it failed.
-      stderr = (stderr + chunk).slice(-MAX_OUTPUT);
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    /** Why git was stopped: a timeout, or what `read` threw. */
+    let stopped: Error | undefined;
+    const stop = (reason: Error) => {
+      stopped ??= reason;
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
@@ -121,15 +170,32 @@ export function runGit(runner: GitRunner, args: readonly string[], extraEnv: Rec
       // A helper that left the group (setsid) could still hold the pipes open: stop reading them.
       child.stdout.destroy();
       child.stderr.destroy();
-    }, runner.timeoutMs);
-    const fail = (reason: string) => reject(new GitError(redact(`git ${command} failed: ${reason}`)));
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stopped) return;
+      if (call.read === undefined) {
+        if (stdout.length < MAX_OUTPUT) stdout += chunk;
+        return;
+      }
+      try {
+        call.read(chunk);
+      } catch (error) {
+        stop(error as Error);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      // The end is what says why it failed.
+      stderr = (stderr + chunk).slice(-MAX_OUTPUT);
+    });
+    const timer = setTimeout(() => stop(new GitError(`git ${command} failed: timed out after ${runner.timeoutMs} ms`)), runner.timeoutMs);
+    const fail = (reason: string) => reject(new GitError(redactCredentials(`git ${command} failed: ${reason}`)));
     child.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       fail(error.code === 'ENOENT' ? `no program ${runner.program}` : error.message);
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) fail(`timed out after ${runner.timeoutMs} ms`);
+      if (stopped) reject(stopped);
       else if (code === 0) resolve(stdout);
       else fail(stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${code ?? signal}`);
     });

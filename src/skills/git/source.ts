@@ -15,9 +15,11 @@ import { silentLogger } from '../../core/context.js';
 import { buildCatalogue, type Catalogue, slugify } from '../catalogue.js';
 import { formatIssue, type Issue } from '../issues.js';
 import { type SkillsFolder, type SkillsFolderOptions, servedFolder } from '../provider.js';
+import { DEFAULT_LIMITS } from '../scan.js';
 import { GitError, type GitRunner } from './run-git.js';
 import { parseGitSpec } from './spec.js';
-import { createWorkspace, servedRoot } from './workspace.js';
+import { type CheckoutLimits, DEFAULT_MAX_CHECKOUT_BYTES } from './tree-limits.js';
+import { type Checkout, createWorkspace, servedRoot } from './workspace.js';
 
 /** Options of {@link loadGitSkills}. */
 export interface GitSkillsOptions extends Omit<SkillsFolderOptions, 'watch' | 'debounceMs'> {
@@ -31,6 +33,13 @@ export interface GitSkillsOptions extends Omit<SkillsFolderOptions, 'watch' | 'd
   gitTimeoutMs?: number;
   /** The environment git runs with (credentials helpers, `HOME`, `SSH_AUTH_SOCK`...). Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Bytes of all files a checkout may write (of the subfolder served, if one
+   * is set). A commit past it, or with a file over `limits.maxFileBytes` or
+   * more than `limits.maxEntries` entries, is refused before anything is
+   * written, and the last good commit stays served. Default 256 MiB.
+   */
+  maxCheckoutBytes?: number;
 }
 
 /** What one fetch found. */
@@ -61,6 +70,14 @@ export interface GitSkillsFolder extends SkillsFolder {
   close(): Promise<void>;
 }
 
+/** A commit checked out and loaded, not yet served. */
+interface Prepared {
+  checkout: Checkout;
+  /** The folder served: the checkout's tree, or its subfolder. */
+  root: string;
+  catalogue: Catalogue;
+}
+
 /** What makes two findings the same across commits: not the line, which moves with edits above it. */
 function findingKey(issue: Issue): string {
   return JSON.stringify([issue.severity, issue.code, issue.folder ?? '', issue.path, issue.message]);
@@ -82,40 +99,45 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
   const interval = options.pullIntervalMs ?? 60_000;
   if (!Number.isFinite(interval) || interval < 0) throw new TypeError('pullIntervalMs must be 0 or more');
   const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
+  const maxBytes = options.maxCheckoutBytes ?? DEFAULT_MAX_CHECKOUT_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError('maxCheckoutBytes must be a positive whole number of bytes');
+  // What the catalogue would serve of a checkout bounds what it may write.
+  const limits: CheckoutLimits = {
+    maxFileBytes: options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number),
+    maxEntries: options.limits?.maxEntries ?? DEFAULT_LIMITS.maxEntries,
+    maxBytes,
+  };
   // The tree's folder is named by its commit: shared references are named by the repository instead.
   const catalogueOptions = { ...options, prefix: options.prefix ?? slugify(spec.subfolder === '' ? spec.name : basename(spec.subfolder)) };
   const where = `${spec.display}${spec.ref ? `#${spec.ref}` : ''}`;
-  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner).catch((error: Error) => {
+  const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner, limits).catch((error: Error) => {
     throw new Error(`cannot serve ${where}: ${error.message}`);
   });
 
-  /** A commit checked out and loaded, not yet served. */
-  async function prepare(commit: string): Promise<{ root: string; catalogue: Catalogue }> {
-    const tree = await workspace.checkout(commit);
+  /** Checks `commit` out and loads it; a checkout that fails to load is removed. */
+  async function prepare(commit: string): Promise<Prepared> {
+    const checkout = await workspace.checkout(commit);
     try {
-      const root = await servedRoot(tree, spec.subfolder);
-      return { root, catalogue: await buildCatalogue([root], catalogueOptions) };
+      const root = await servedRoot(checkout.tree, spec.subfolder);
+      return { checkout, root, catalogue: await buildCatalogue([root], catalogueOptions) };
     } catch (error) {
-      await workspace.removeTree(commit);
+      await workspace.removeCheckout(checkout);
       throw error;
     }
   }
 
-  let commit: string;
-  let root: string;
-  let first: Catalogue;
+  let served: Prepared;
   try {
-    commit = await workspace.fetch();
-    ({ root, catalogue: first } = await prepare(commit));
+    served = await prepare(await workspace.fetch());
   } catch (error) {
     await workspace.remove();
     throw new Error(`cannot serve ${where}: ${(error as Error).message}`);
   }
-  logger.info(`Serving ${where} at commit ${commit.slice(0, 12)}`);
-  const folder = await servedFolder(() => [root], first, { ...catalogueOptions, watch: false });
+  logger.info(`Serving ${where} at commit ${served.checkout.commit.slice(0, 12)}`);
+  const folder = await servedFolder(() => [served.root], served.catalogue, { ...catalogueOptions, watch: false });
   const commits = createEmitter<string>((error) => logger.error('An onCommit listener failed', error));
-  /** The commit served before the current one: its tree stays until the next swap, for reads begun before this one. */
-  let previous: string | undefined;
+  /** The checkout served before the current one: its tree stays until the next swap, for reads begun before this one. */
+  let previous: Checkout | undefined;
   /** The last commit refused, and why, so a broken head is checked out once rather than at every fetch. */
   let refused: { commit: string; reason: string } | undefined;
   let lastFailure: string | undefined;
@@ -123,15 +145,16 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
 
   async function fetchOnce(): Promise<GitSyncResult> {
     const head = await workspace.fetch();
+    const commit = served.checkout.commit;
     if (head === commit || closed) return { changed: false, commit };
     if (refused?.commit === head) throw new Error(refused.reason);
-    let next: { root: string; catalogue: Catalogue };
+    let next: Prepared;
     try {
       next = await prepare(head);
       const known = new Set(folder.catalogue.issues.map(findingKey));
       const added = next.catalogue.issues.filter((i) => i.severity === 'error' && !known.has(findingKey(i)));
       if (added.length > 0) {
-        await workspace.removeTree(head);
+        await workspace.removeCheckout(next.checkout);
         throw new Error(`${added.length} new error${added.length > 1 ? 's' : ''} in its skills, first: ${formatIssue(added[0] as Issue)}`);
       }
     } catch (error) {
@@ -141,15 +164,15 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
       throw new Error(reason);
     }
     if (closed) {
-      await workspace.removeTree(head);
+      await workspace.removeCheckout(next.checkout);
       return { changed: false, commit };
     }
+    // A commit served before (a revert by force-push) is a checkout of its own: retiring the older one leaves it be.
     const retired = previous;
-    previous = commit;
-    commit = head;
-    root = next.root;
+    previous = served.checkout;
+    served = next;
     folder.swap(next.catalogue);
-    if (retired !== undefined) await workspace.removeTree(retired);
+    if (retired !== undefined) await workspace.removeCheckout(retired);
     logger.info(`Serving ${where} at commit ${head.slice(0, 12)}: ${next.catalogue.prompts.length} prompts, ${next.catalogue.skills.length} skills`);
     commits.emit(head);
     return { changed: true, commit: head };
@@ -163,7 +186,7 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
     } catch (error) {
       const message = (error as Error).message;
       // Once per distinct reason: a repository down for an hour is one warning, not sixty.
-      if (message !== lastFailure) logger.warn(`Fetching ${where} failed; still serving commit ${commit.slice(0, 12)}: ${message}`);
+      if (message !== lastFailure) logger.warn(`Fetching ${where} failed; still serving commit ${served.checkout.commit.slice(0, 12)}: ${message}`);
       else logger.debug(`Fetching ${where} failed again: ${message}`);
       lastFailure = message;
       throw error;
@@ -212,10 +235,10 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
       return folder.catalogue;
     },
     get commit() {
-      return commit;
+      return served.checkout.commit;
     },
     get root() {
-      return root;
+      return served.root;
     },
     source: spec.display,
     reload: () => folder.reload(),

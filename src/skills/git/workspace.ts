@@ -1,10 +1,14 @@
 /**
  * Where a git source lives on disk: one folder per running source,
  * `<cacheDir>/<digest of the remote>/<pid>-<random>/`, holding a bare
- * repository (`repo.git`, shallow) and one checked-out tree per commit
- * (`trees/<commit>/`). A commit is checked out whole into a folder of its own
- * before it is served, so a reload never sees a tree half-way between two
- * commits; the old tree is removed once nothing serves it.
+ * repository (`repo.git`, shallow) and one tree per checkout
+ * (`trees/<n>-<commit>/`). A commit (the subfolder served of it) is checked
+ * out whole into a folder of its own before it is served, so a reload never
+ * sees a tree half-way between two commits; the old tree is removed once
+ * nothing serves it. A folder per
+ * checkout rather than per commit: a branch reverted by a force-push (A, B,
+ * then A again) checks A out anew while A's old tree may still be read, and
+ * neither removing one may touch the other.
  *
  * Why a folder per process rather than one per remote: replicas on one host
  * would otherwise fetch into one repository at once, and git's lock files make
@@ -15,8 +19,15 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { credentialsAside, type GitRunner, runGit } from './run-git.js';
+import { credentialsEnv, GitError, type GitRunner, runGit } from './run-git.js';
 import type { GitSpec } from './spec.js';
+import { type CheckoutLimits, measureTree } from './tree-limits.js';
+
+/** A commit checked out: its tree's folder, which no other checkout shares. */
+export interface Checkout {
+  readonly commit: string;
+  readonly tree: string;
+}
 
 /** One source's folder and the git commands it runs there. */
 export interface Workspace {
@@ -24,15 +35,26 @@ export interface Workspace {
   readonly dir: string;
   /** Fetches the spec's ref (depth 1) and resolves the commit it names. */
   fetch(): Promise<string>;
-  /** Checks `commit` out into a fresh folder of its own; resolves that folder. */
-  checkout(commit: string): Promise<string>;
-  /** Removes the tree of a commit no longer served. */
-  removeTree(commit: string): Promise<void>;
+  /**
+   * Checks `commit` out (the spec's subfolder of it, if one is set) into a
+   * fresh folder of its own, once its tree is measured against the limits.
+   */
+  checkout(commit: string): Promise<Checkout>;
+  /** Removes a checkout no longer served. */
+  removeCheckout(checkout: Checkout): Promise<void>;
   /** Removes the whole instance folder. */
   remove(): Promise<void>;
 }
 
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * The repository's own attributes (`info/attributes`, above every
+ * `.gitattributes` of the tree, macros included: gitattributes(5)): a checkout
+ * writes the blobs' bytes as they are, with no line-ending, `$Id$` or encoding
+ * conversion and no filter, whatever a pushed `.gitattributes` says.
+ */
+const NEUTRAL_ATTRIBUTES = '* -text -eol -crlf -ident -filter -working-tree-encoding\n';
 
 /** Whether a process of this host with this id is running (signal 0 only probes). */
 function alive(pid: number): boolean {
@@ -58,8 +80,8 @@ async function sweep(parent: string): Promise<void> {
   }
 }
 
-/** Creates a source's folder under `cacheDir` with an empty bare repository. */
-export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner): Promise<Workspace> {
+/** Creates a source's folder under `cacheDir` with an empty bare repository; its checkouts keep to `limits`. */
+export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner, limits: CheckoutLimits): Promise<Workspace> {
   const parent = join(cacheDir, spec.key);
   await mkdir(parent, { recursive: true, mode: 0o700 });
   await sweep(parent);
@@ -69,45 +91,74 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
   const repo = join(dir, 'repo.git');
   const gitDir = `--git-dir=${repo}`;
   try {
-    await runGit(runner, ['init', '--quiet', '--bare', repo]);
+    // No template (an init.templateDir or GIT_TEMPLATE_DIR could bring hooks or info/attributes).
+    await runGit(runner, ['init', '--quiet', '--bare', '--template=', repo]);
+    await mkdir(join(repo, 'info'), { mode: 0o700 });
+    await writeFile(join(repo, 'info', 'attributes'), NEUTRAL_ATTRIBUTES);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
 
-  const treeOf = (commit: string): string => join(dir, 'trees', commit);
+  /** Checkouts made so far: each one's folder is new, whatever commit it holds. */
+  let checkouts = 0;
+
+  /** The tree a checkout writes: the commit's, or its subfolder's, which must be a folder (a link could point anywhere). */
+  async function servedTree(commit: string): Promise<string> {
+    if (spec.subfolder === '') return `${commit}^{tree}`;
+    const args = [gitDir, 'ls-tree', '-z', '--end-of-options', commit, '--', spec.subfolder];
+    const listed = await runGit(runner, args, { env: { GIT_LITERAL_PATHSPECS: '1' } });
+    // `<mode> SP <type> SP <object> TAB <path> NUL`, or nothing.
+    const [mode, type, object] = (listed.split('\t')[0] ?? '').split(' ');
+    if (listed === '') throw new Error(`the commit has no folder ${spec.subfolder}`);
+    if (type !== 'tree' || object === undefined) {
+      throw new Error(`${spec.subfolder} is not a folder in the commit${mode === '120000' ? ' (it is a symbolic link)' : ''}`);
+    }
+    return object;
+  }
 
   return {
     dir,
     async fetch() {
       // FETCH_HEAD names what was fetched; no remote is configured, so the URL (and any
       // credentials in it) is never written into the repository.
-      const { url, env } = credentialsAside(spec.remote, spec.bare, runner.env);
-      await runGit(runner, [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', url, spec.ref ?? 'HEAD'], env);
+      const env = credentialsEnv(spec.url, spec.credentials, runner.env);
+      const ref = spec.ref ?? 'HEAD';
+      // After --end-of-options (git 2.24+) the URL and the ref are never options, whatever the parser let through.
+      const fetch = [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--end-of-options', spec.url, ref];
+      await runGit(runner, fetch, { remote: true, env }).catch((error: Error) => {
+        // A branch deleted (or not pushed yet): said in words, as the one reason it is, however often it is fetched.
+        if (/couldn't find remote ref/.test(error.message)) throw new GitError(`the repository has no branch, tag or commit ${ref}`);
+        throw error;
+      });
       const commit = (await runGit(runner, [gitDir, 'rev-parse', '--verify', '--end-of-options', 'FETCH_HEAD^{commit}'])).trim();
       if (!COMMIT.test(commit)) throw new Error(`git named no commit for ${spec.display}`);
       return commit;
     },
     async checkout(commit) {
       if (!COMMIT.test(commit)) throw new TypeError(`not a commit id: ${commit}`);
-      const tree = treeOf(commit);
-      await rm(tree, { recursive: true, force: true });
+      // Measured before anything is written; only what is written counts: the subfolder served, alone.
+      const served = await servedTree(commit);
+      await measureTree(runner, repo, served, spec.subfolder, limits);
+      const name = `${++checkouts}-${commit}`;
+      const tree = join(dir, 'trees', name);
       await mkdir(tree, { mode: 0o700 });
-      // read-tree -u into an index of its own: writes every file of the commit, runs no hook,
-      // and leaves no .git inside the tree (so nothing of git's is ever in the served folder).
-      const index = join(dir, `index-${commit}`);
+      // read-tree -u into an index of its own: writes the files of the tree, runs no hook, and
+      // leaves no .git inside the checkout (so nothing of git's is ever in the served folder).
+      const index = join(dir, `index-${name}`);
+      const read = spec.subfolder === '' ? ['--reset'] : [`--prefix=${spec.subfolder}/`];
       try {
-        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', '--reset', '-u', commit], { GIT_INDEX_FILE: index });
+        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', ...read, '-u', '--end-of-options', served], { env: { GIT_INDEX_FILE: index } });
       } catch (error) {
         await rm(tree, { recursive: true, force: true });
         throw error;
       } finally {
         await rm(index, { force: true });
       }
-      return tree;
+      return { commit, tree };
     },
-    async removeTree(commit) {
-      if (COMMIT.test(commit)) await rm(treeOf(commit), { recursive: true, force: true });
+    async removeCheckout(checkout) {
+      await rm(checkout.tree, { recursive: true, force: true });
     },
     async remove() {
       await rm(dir, { recursive: true, force: true });
