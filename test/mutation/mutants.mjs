@@ -89,10 +89,10 @@ export const MUTANTS = [
   // The webhook's body budget (transport/http/extra-routes.ts): stalled hooks never starve /mcp.
   {
     id: 'hook-own-budget',
-    rule: "a route's body is held against the routes' own budget, not the endpoint's",
+    rule: "the routes' bodies are held against a budget of their own, which stalled hooks fill (503) before anything else",
     file: 'src/transport/http/extra-routes.ts',
-    find: 'const bytes = await request.readBody(limit, bodies);',
-    replace: 'const bytes = await request.readBody(limit);',
+    find: 'const bodies = createBodyBudget(max);',
+    replace: 'const bodies = createBodyBudget(Number.MAX_SAFE_INTEGER);',
     tests: ['test/git/hook.test.ts'],
   },
   // OAuth (transport/http/auth/).
