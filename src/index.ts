@@ -51,6 +51,9 @@ export type {
   Tool,
   ToolAnnotations,
 } from './core/model.js';
+// Printing untrusted text
+export type { EscapeOptions } from './core/printable.js';
+export { escapeControls, escapeJsonControls } from './core/printable.js';
 export type {
   LivePrompts,
   PromptArgs,

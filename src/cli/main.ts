@@ -4,6 +4,7 @@
  * place that touches process.argv, process.env, signals and process.exit.
  */
 
+import { escapeControls } from '../index.js';
 import { isGitSource, redactCredentials, redactSource } from '../skills.js';
 import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
@@ -11,6 +12,7 @@ import { complete, get, list } from './commands/inspect.js';
 import { serve } from './commands/serve.js';
 import { type CliIo, packageVersion } from './context.js';
 import { leanHeapAllowed } from './heap.js';
+import { printLine } from './output.js';
 import { type CommandName, commandHelp, generalHelp, isCommand, usageLine } from './usage.js';
 
 export type { CliIo } from './context.js';
@@ -60,10 +62,11 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
   } catch (error) {
     if (error instanceof UsageError) {
       const more = error.command === undefined ? 'Run "skillport help" for the commands.' : `Run "skillport help ${error.command}" for its options.`;
-      io.stderr.write(`skillport: ${error.message}\n\n${usageLine(error.command)}\n${more}\n`);
+      io.stderr.write(`skillport: ${escapeControls(error.message)}\n\n${usageLine(error.command)}\n${more}\n`);
       return 2;
     }
-    io.stderr.write(`skillport: ${error instanceof Error ? error.message : String(error)}\n`);
+    // Loaders' and git's errors name files and quote far ends.
+    printLine(io.stderr, `skillport: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

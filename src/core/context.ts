@@ -3,7 +3,12 @@
  */
 import type { InputRequest, InputResponse } from './input.js';
 
-/** Where library code writes diagnostics. Silent unless the application passes one. */
+/**
+ * Where library code writes diagnostics. Silent unless the application passes one.
+ * Messages and details carry text from the skills folder (file names), from
+ * clients (method names) and from far ends (git's and servers' errors) as it
+ * is: a logger that writes lines escapes them (`escapeControls`), as the CLI's does.
+ */
 export interface Logger {
   debug(message: string, details?: unknown): void;
   info(message: string, details?: unknown): void;

@@ -31,6 +31,8 @@ describe('public API', () => {
       'defineResource',
       'defineResourceTemplate',
       'defineTool',
+      'escapeControls',
+      'escapeJsonControls',
       'isInputUnavailableError',
       'isMissingClientCapabilityError',
       'isProtocolError',

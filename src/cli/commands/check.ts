@@ -5,9 +5,11 @@
  * line ends the report.
  */
 import { join } from 'node:path';
+import { escapeControls } from '../../index.js';
 import { buildCatalogue, type Catalogue, formatIssue, type Issue, loadGitSkills } from '../../skills.js';
 import { type Invocation, UsageError } from '../args.js';
 import { BUNDLED_SKILLS, type CliIo, gitCacheDir, gitSourceOf, requireFolders } from '../context.js';
+import { printJson, printLine } from '../output.js';
 
 /** A finding as `check` reports it: a path a user can open, and always a line. */
 type Finding = Issue & { line: number };
@@ -55,7 +57,7 @@ export async function check(invocation: Invocation, io: CliIo, env: Record<strin
   const started = Date.now();
   // A progress line on a terminal for folders that take a while to read.
   const progress = io.stderrIsTty
-    ? setInterval(() => io.stderr.write(`\rchecking ${folders.join(', ')}... ${Math.round((Date.now() - started) / 1000)}s`), 500)
+    ? setInterval(() => io.stderr.write(`\rchecking ${escapeControls(folders.join(', '))}... ${Math.round((Date.now() - started) / 1000)}s`), 500)
     : undefined;
   let issues: Finding[];
   let counts: { skills: number; prompts: number; files: number };
@@ -75,12 +77,13 @@ export async function check(invocation: Invocation, io: CliIo, env: Record<strin
   const notes = issues.length - errors - warnings;
   const failed = errors > 0 || (values.strict === true && warnings > 0);
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ ok: !failed, ...counts, errors, warnings, notes, issues }, null, 2)}\n`);
+    printJson(io.stdout, { ok: !failed, ...counts, errors, warnings, notes, issues });
   } else {
-    for (const issue of issues) io.stdout.write(`${formatIssue(issue)}\n`);
-    io.stdout.write(
+    for (const issue of issues) printLine(io.stdout, formatIssue(issue));
+    printLine(
+      io.stdout,
       `${failed ? 'FAILED' : 'OK'}: ${counts.skills} skills, ${counts.prompts} prompts, ${counts.files} files; ` +
-        `${errors} errors, ${warnings} warnings, ${notes} notes\n`,
+        `${errors} errors, ${warnings} warnings, ${notes} notes`,
     );
   }
   return failed ? 1 : 0;

@@ -6,11 +6,8 @@ import { isProtocolError, type Logger, type Prompt } from '../../index.js';
 import { type Invocation, keyValues, UsageError } from '../args.js';
 import { type CliIo, commandContext, gitCacheDir, gitSourceOf, skillsServer } from '../context.js';
 import { createStderrLogger } from '../logger.js';
+import { printJson, printLine, printText } from '../output.js';
 import type { CommandName } from '../usage.js';
-
-function write(io: CliIo, text: string): void {
-  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-}
 
 type Env = Record<string, string | undefined>;
 
@@ -46,7 +43,7 @@ async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
     return await run();
   } catch (error) {
     if (isProtocolError(error)) {
-      io.stderr.write(`skillport: ${error.message}\n`);
+      printLine(io.stderr, `skillport: ${error.message}`);
       return 1;
     }
     throw error;
@@ -79,16 +76,16 @@ async function listed(
 ): Promise<number> {
   const prompts = await server.prompts();
   const tools = (await server.engine.tools()).map((tool) => tool.name);
-  if (values.json) write(io, JSON.stringify({ prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length, tools }, null, 2));
+  if (values.json) printJson(io.stdout, { prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length, tools });
   else {
     const width = Math.min(40, Math.max(...prompts.map((p) => p.name.length), 4));
     for (const prompt of prompts) {
       const args = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ');
-      write(io, `${prompt.name.padEnd(width)}  ${prompt.description ?? ''}${args ? `  (${args})` : ''}`);
+      printLine(io.stdout, `${prompt.name.padEnd(width)}  ${prompt.description ?? ''}${args ? `  (${args})` : ''}`);
     }
     // The tools `serve` adds for hosts that only call tools, named once rather than listed: their description is the skill list above.
-    write(io, `tools: ${tools.join(', ')} (serve --no-tools leaves them out)`);
-    write(io, `${prompts.length} prompts, ${folder.catalogue.skills.length} skills, ${folder.catalogue.resources.length} resources`);
+    printLine(io.stdout, `tools: ${tools.join(', ')} (serve --no-tools leaves them out)`);
+    printLine(io.stdout, `${prompts.length} prompts, ${folder.catalogue.skills.length} skills, ${folder.catalogue.resources.length} resources`);
   }
   return 0;
 }
@@ -106,8 +103,10 @@ export async function get(invocation: Invocation, io: CliIo, env: Env = {}): Pro
     );
     return guarded(io, async () => {
       const result = await server.engine.getPrompt(name, args, commandContext(logger));
-      if (values.json) write(io, JSON.stringify(result, null, 2));
-      else for (const message of result.messages) write(io, message.content.type === 'text' ? message.content.text : JSON.stringify(message.content));
+      if (values.json) printJson(io.stdout, result);
+      // A prompt's text is shown as its lines; --json gives it exactly.
+      else
+        for (const message of result.messages) printText(io.stdout, message.content.type === 'text' ? message.content.text : JSON.stringify(message.content));
       return 0;
     });
   });
@@ -127,8 +126,8 @@ export async function complete(invocation: Invocation, io: CliIo, env: Env = {})
     );
     return guarded(io, async () => {
       const result = await server.engine.complete({ type: 'prompt', name }, { name: argument, value: partial }, { arguments: context }, commandContext(logger));
-      if (values.json) write(io, JSON.stringify(result, null, 2));
-      else for (const value of result.values) write(io, value);
+      if (values.json) printJson(io.stdout, result);
+      else for (const value of result.values) printLine(io.stdout, value);
       return 0;
     });
   });
