@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLineReader } from '../../src/transport/stdio/line-reader.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { modern } from '../_wire.js';
-import { FIXTURE, responseProblems } from './_harness.js';
+import { METHODS } from './_fuzz.js';
+import { FIXTURE, responseProblems, SentRequests } from './_harness.js';
 
 let client: RawStdioClient | undefined;
 afterEach(async () => {
@@ -46,6 +47,19 @@ describe('fuzz regressions', () => {
     const legacy = await client.waitFor((m) => m.id === 'legacy');
     expect(legacy).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/No session/) } });
     expect(responseProblems('2025-11-25', legacy)).toEqual([]);
+  });
+
+  it("judges a reply by every request sent under its id, however many came first (the fuzzer's own bookkeeping)", { tags: ['schema'] }, () => {
+    // Seed 4242: the 90th request under "dup" was a ping without the envelope; with only
+    // the first eight requests of an id kept, its legacy answer `{}` was judged as a 2026-07-28 one.
+    const sent = new SentRequests();
+    for (let i = 0; i < 89; i++) sent.record('dup', METHODS[i % METHODS.length] as string, true);
+    sent.record('dup', 'ping', false);
+    expect(sent.judge({ jsonrpc: '2.0', id: 'dup', result: {} }, '2025-11-25')).toBeUndefined();
+    // Still a referee: an answer that fits none of them is reported.
+    expect(sent.judge({ jsonrpc: '2.0', id: 'dup', result: 'x' }, '2025-11-25')).toMatch(/other requests sent under this id/);
+    expect(sent.judge({ jsonrpc: '2.0', id: 'never', result: {} }, '2025-11-25')).toBeUndefined();
+    expect(sent.judge({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'x' } }, '2025-11-25')).toMatch(/id null/);
   });
 
   it('answers a line of JSON that is not an object (null, a number, a string) with -32600 and lives on', async () => {

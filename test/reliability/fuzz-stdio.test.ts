@@ -13,7 +13,7 @@ import type { RevisionName } from '../_schema.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { isModernShaped, modern } from '../_wire.js';
 import { type Era, fuzzCase } from './_fuzz.js';
-import { BIN, FIXTURE, GUARD, type Message, MiB, memoryFlat, responseProblems, rssOf, SOAK, VALID_SKILLS } from './_harness.js';
+import { BIN, FIXTURE, GUARD, type Message, MiB, memoryFlat, rssOf, SentRequests, SOAK, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const TARGETS = [
@@ -47,7 +47,7 @@ class StdioFuzzTarget {
   readonly client: RawStdioClient;
   readonly problems: string[] = [];
   /** What was sent under each id: a reply may answer any of them (ids repeat on purpose). */
-  readonly sent = new Map<string, Array<{ method: string; modern: boolean }>>();
+  readonly sent = new SentRequests();
   cases = 0;
   #checked = 0;
   #probe = 0;
@@ -61,7 +61,7 @@ class StdioFuzzTarget {
 
   async start(): Promise<void> {
     if (this.revision === '2026-07-28') return;
-    this.sent.set('"init"', [{ method: 'initialize', modern: false }]);
+    this.sent.record('init', 'initialize', false);
     const init = await this.client.request(
       'initialize',
       { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
@@ -81,15 +81,13 @@ class StdioFuzzTarget {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
       const m = value as Message;
       if (!('id' in m) || typeof m.method !== 'string') continue;
-      const key = JSON.stringify(m.id);
-      const seen = this.sent.get(key) ?? [];
-      if (seen.length < 8) seen.push({ method: m.method, modern: isModernShaped(m.params) });
-      this.sent.set(key, seen);
+      this.sent.record(m.id, m.method, isModernShaped(m.params));
     }
     this.client.write(Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')])), true);
     this.cases += lines.length;
     await this.client.drained();
     const id = `probe-${++this.#probe}`;
+    this.sent.record(id, 'server/discover', true);
     const probe = await this.client.request('server/discover', modern(), id).catch((error: Error) => error);
     if (probe instanceof Error) {
       this.problems.push(probe.message);
@@ -109,17 +107,9 @@ class StdioFuzzTarget {
         continue;
       }
       totalResponses++;
-      const isProbe = typeof m.id === 'string' && /^probe-\d+$/.test(m.id);
       // In the modern process a request without the envelope is answered by legacy rules (no session): 2025-11-25 shapes.
-      const legacy: RevisionName = this.revision === '2026-07-28' ? '2025-11-25' : this.revision;
-      const origins = isProbe ? [{ method: 'server/discover', modern: true }] : m.id === null ? [] : (this.sent.get(JSON.stringify(m.id)) ?? []);
-      const candidates: Array<[RevisionName, string | undefined]> = origins.map((o) => [o.modern ? '2026-07-28' : legacy, o.method]);
-      if (candidates.length === 0) candidates.push([legacy, undefined], ['2026-07-28', undefined]);
-      const outcomes = candidates.map(([revision, method]) => ({ revision, method, problems: responseProblems(revision, m, method) }));
-      if (!outcomes.some((o) => o.problems.length === 0)) {
-        const [first] = outcomes;
-        this.problems.push(`${first?.revision} ${first?.method ?? '?'}: ${first?.problems.join('; ')} in ${JSON.stringify(m).slice(0, 500)}`);
-      }
+      const problem = this.sent.judge(m, this.revision === '2026-07-28' ? '2025-11-25' : this.revision);
+      if (problem !== undefined) this.problems.push(problem);
     }
   }
 }
