@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RevisionName } from '../_schema.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { isModernShaped, modern } from '../_wire.js';
-import { type Era, fuzzCase } from './_fuzz.js';
+import { type Era, fuzzCase, fuzzSeed } from './_fuzz.js';
 import { BIN, FIXTURE, GUARD, type Message, MiB, memoryFlat, rssOf, SentRequests, SOAK, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
@@ -27,7 +27,7 @@ const MODES: Array<{ revision: RevisionName; era: Era }> = [
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const ROUNDS = SOAK ? 20 : 7;
-const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
+const { seed: SEED, replay: REPLAY } = fuzzSeed('test/reliability/fuzz-stdio.test.ts', ['FUZZ_RUNS', RUNS]);
 
 const figures = new Figures();
 let totalCases = 0;
@@ -119,7 +119,7 @@ afterAll(() => {
   figures.add('Responses received and schema-validated', totalResponses >= 1000 ? `${Math.floor(totalResponses / 100) * 100}+` : totalResponses);
   writeSection(
     'fuzz-stdio',
-    `### Protocol fuzzing over stdio\n\nSeed ${SEED}, ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
+    `### Protocol fuzzing over stdio\n\nSeed ${SEED} (fresh each run; \`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
   );
 });
 
@@ -141,9 +141,10 @@ describe('stdio fuzzing', () => {
           fuzz.check();
           totalCases += fuzz.cases;
           figures.add(`${target.name}, ${mode.revision}`, `${fuzz.cases} cases, ${fuzz.problems.length} problems`);
-          expect(fuzz.client.garbage, 'non-JSON lines on stdout').toEqual([]);
-          expect(fuzz.problems).toEqual([]);
-          expect(fuzz.client.exitInfo, `the server died; stderr: ${fuzz.client.stderr.slice(-3000)}`).toBeUndefined();
+          // The seed goes with every failure: a finally that throws hides fast-check's own report.
+          expect(fuzz.client.garbage, `non-JSON lines on stdout; seed ${SEED}, replay: ${REPLAY}`).toEqual([]);
+          expect(fuzz.problems, `seed ${SEED}, replay: ${REPLAY}`).toEqual([]);
+          expect(fuzz.client.exitInfo, `the server died (seed ${SEED}, replay: ${REPLAY}); stderr: ${fuzz.client.stderr.slice(-3000)}`).toBeUndefined();
           // stdin EOF: the server answers what it has, ends listens, and exits 0.
           expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
         }
@@ -167,7 +168,7 @@ describe('stdio fuzzing', () => {
           lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `over-${round}-${i}`, method: 'ping', params: { pad: 'y'.repeat(5 * MiB) } })));
         for (let i = 0; i < 3; i++) lines.push(Buffer.from(`${'['.repeat(300_000)}${']'.repeat(300_000)}`));
         for (const c of cases) lines.push(c.bytes);
-        expect(await fuzz.batch(lines), fuzz.problems.join('\n')).toBe(true);
+        expect(await fuzz.batch(lines), `seed ${SEED}, replay: ${REPLAY}\n${fuzz.problems.join('\n')}`).toBe(true);
         await fuzz.client.waitFor((m) => m.id === `big-${round}-7`);
         // The first round only warms the heap up; it is not a sample.
         if (round > 0) samples.push(rssOf(fuzz.client.pid));
@@ -179,7 +180,7 @@ describe('stdio fuzzing', () => {
         SOAK ? `${inMiB.join(', ')} MiB` : 'flat (within 96 MiB)',
       );
       expect(memoryFlat(samples, 96 * MiB), `RSS MiB per round: ${inMiB.join(', ')}`).toBe(true);
-      expect(fuzz.problems).toEqual([]);
+      expect(fuzz.problems, `seed ${SEED}, replay: ${REPLAY}`).toEqual([]);
       expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
     });
   }
