@@ -155,7 +155,7 @@ afterAll(() => {
   writeSection(
     'fuzz-http',
     httpBuilt()
-      ? `### Protocol fuzzing over Streamable HTTP\n\nSeed ${SEED} (fresh each run; \`FUZZ_SEED=${SEED} FUZZ_HTTP_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (1 to 12 concurrent POSTs each, a quarter with a wrong header).\n\n${figures.table()}`
+      ? `### Protocol fuzzing over Streamable HTTP\n\nSeed ${SEED} (\`FUZZ_SEED=${SEED} FUZZ_HTTP_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (1 to 12 concurrent POSTs each, a quarter with a wrong header).\n\n${figures.table()}`
       : '### Protocol fuzzing over Streamable HTTP\n\nNot run: `dist/http.js` was not built.',
   );
 });

@@ -119,7 +119,7 @@ afterAll(() => {
   figures.add('Responses received and schema-validated', totalResponses >= 1000 ? `${Math.floor(totalResponses / 100) * 100}+` : totalResponses);
   writeSection(
     'fuzz-stdio',
-    `### Protocol fuzzing over stdio\n\nSeed ${SEED} (fresh each run; \`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
+    `### Protocol fuzzing over stdio\n\nSeed ${SEED} (\`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
   );
 });
 
