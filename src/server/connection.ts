@@ -12,7 +12,7 @@
 import type { Logger, Principal } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
+import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
 import {
   errorResponse,
   type JsonRpcNotification,
@@ -68,6 +68,22 @@ export interface Connection {
    * so nothing about it is decided twice.
    */
   handle(resolved: Resolved): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Resolves one parsed JSON value in this connection's session without
+   * acting on it. A transport with a cap of its own (stdio's listen cap)
+   * decides on this reading of a message, its id and its era, then passes it
+   * to `handle` or `refuse`: what it reads of the raw value itself may be an
+   * id the protocol does not accept, or a request of another era.
+   */
+  resolve(message: unknown): Resolved;
+  /**
+   * The answer to a resolved message the transport will not run, because of
+   * `error` (a cap of its own): the error as the request's revision encodes
+   * it. The resolver's own answer where it has one (an invalid message:
+   * -32600 with id null, JSON-RPC 2.0 §5); undefined for what is never
+   * answered (notifications, responses).
+   */
+  refuse(resolved: Resolved, error: ProtocolError): JsonRpcResponse | undefined;
   /** The legacy session, once initialize has been answered. */
   readonly session: LegacySession | undefined;
   /**
@@ -225,6 +241,13 @@ export function createConnection(engine: Engine, server: Encoded<ServerDescripti
       return handle(resolve(message, { session }));
     },
     handle,
+    resolve: (message) => resolve(message, { session }),
+    refuse(resolved, error) {
+      if (resolved.kind === 'answer') return resolved.response;
+      if (resolved.kind !== 'request') return undefined;
+      const wire = resolved.revision.encodeError(error, logger);
+      return errorResponse(resolved.request.id, wire.code, wire.message, wire.data);
+    },
     close(reason) {
       shared.shutdown.abort(reason);
       if (reason === 'shutdown') return;

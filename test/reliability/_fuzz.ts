@@ -4,8 +4,33 @@
  * mutations (truncation, invalid UTF-8, deep nesting, long strings, huge
  * numbers). Shared by the stdio and HTTP fuzzers.
  */
+import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { modernMeta } from '../_wire.js';
+
+/** A fuzz run's seed, and the command that runs it again. */
+export interface FuzzSeed {
+  seed: number;
+  /** `FUZZ_SEED=… FUZZ_RUNS=… npx vitest run <file>`: what to put in a bug report. */
+  replay: string;
+}
+
+/**
+ * The seed of a fuzz file's run. `FUZZ_SEED` replays a run; unset, every run
+ * draws a fresh seed, so that each CI run tries cases no run before it tried
+ * rather than the same ones again, and prints the seed with the command that
+ * replays it (on stderr, in the test output). Failure messages carry it too.
+ * `runs` is the file's own count variable (FUZZ_RUNS, FUZZ_HTTP_RUNS) and its
+ * value: the same seed with another count is another sequence of batches.
+ */
+export function fuzzSeed(file: string, runs: readonly [variable: string, value: number]): FuzzSeed {
+  const given = process.env.FUZZ_SEED;
+  const seed = given === undefined || given === '' ? randomInt(1, 2 ** 31) : Number(given);
+  if (!Number.isSafeInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, not ${JSON.stringify(given)}`);
+  const replay = `npm run build && FUZZ_SEED=${seed} ${runs[0]}=${runs[1]} npx vitest run ${file}`;
+  console.error(`${file}: fuzz seed ${seed}${given === undefined || given === '' ? ' (fresh)' : ''}; replay: ${replay}`);
+  return { seed, replay };
+}
 
 /** Every method the server knows, the removed ones, and a few it never served. */
 export const METHODS = [

@@ -99,6 +99,50 @@ export function responseProblems(revision: RevisionName, message: Message, metho
   return problems;
 }
 
+/**
+ * What a client sent under each id, to judge replies by when ids repeat on
+ * purpose (the stdio fuzzer writes batches with colliding ids): a reply may
+ * answer any request sent under its id. Every method and era is kept, once
+ * each, never only the first few: with the first eight kept, seed 4242 sent a
+ * 90th request under the id "dup", a ping without the envelope, and its legacy
+ * answer `{}` was judged as the answer to the 2026-07-28 requests kept (seed
+ * 9090: a legacy tools/list answer, the 623rd "dup", judged as
+ * resources/templates/list). Distinct pairs, so their number is bounded by the
+ * methods sent, not by the length of the run.
+ */
+export class SentRequests {
+  readonly #byId = new Map<string, Map<string, { method: string; modern: boolean }>>();
+
+  /** Records a request: `modern` when it carries the 2026-07-28 `_meta` envelope. */
+  record(id: unknown, method: string, modern: boolean): void {
+    const key = JSON.stringify(id);
+    let seen = this.#byId.get(key);
+    if (!seen) this.#byId.set(key, (seen = new Map()));
+    seen.set(`${modern ? 'modern' : 'legacy'} ${method}`, { method, modern });
+  }
+
+  /**
+   * Undefined when `message` is a valid answer to some request sent under its
+   * id (a request without the envelope answered as `legacy`), else what is
+   * wrong with it. With id null, or an id never sent, it must be a valid
+   * answer of either era to some request.
+   */
+  judge(message: Message, legacy: RevisionName): string | undefined {
+    const origins = message.id === null ? [] : [...(this.#byId.get(JSON.stringify(message.id))?.values() ?? [])];
+    const candidates: Array<[RevisionName, string | undefined]> = origins.map((o) => [o.modern ? '2026-07-28' : legacy, o.method]);
+    if (candidates.length === 0) candidates.push([legacy, undefined], ['2026-07-28', undefined]);
+    // The first that fits ends the search: under a busy id there are dozens of candidates.
+    let first: { revision: RevisionName; method: string | undefined; problems: string[] } | undefined;
+    for (const [revision, method] of candidates) {
+      const problems = responseProblems(revision, message, method);
+      if (problems.length === 0) return undefined;
+      first ??= { revision, method, problems };
+    }
+    const others = candidates.length > 1 ? ` (nor ${candidates.length - 1} other requests sent under this id)` : '';
+    return `${first?.revision} ${first?.method ?? '?'}${others}: ${first?.problems.join('; ')} in ${JSON.stringify(message).slice(0, 500)}`;
+  }
+}
+
 /** A child HTTP server started from the fixture script; resolves once it prints its URL. */
 export class HttpChild {
   readonly child: ChildProcess;

@@ -13,12 +13,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { httpSend, messagesOf, modernHeaders } from '../_http-client.js';
 import type { RevisionName } from '../_schema.js';
 import { isModernShaped, modern } from '../_wire.js';
-import { type Era, fuzzCase } from './_fuzz.js';
+import { type Era, fuzzCase, fuzzSeed } from './_fuzz.js';
 import { GUARD, HTTP_FIXTURE, HttpChild, httpBuilt, type Message, MiB, memoryFlat, ROOT, responseProblems, rssOf, SOAK, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? 120);
-const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
+const { seed: SEED, replay: REPLAY } = fuzzSeed('test/reliability/fuzz-http.test.ts', ['FUZZ_HTTP_RUNS', RUNS]);
 /** Statuses the Streamable HTTP transport may answer a POST with (basic/transports). */
 const ALLOWED = new Set([200, 202, 204, 400, 404, 405, 406, 409, 413, 415]);
 
@@ -155,7 +155,7 @@ afterAll(() => {
   writeSection(
     'fuzz-http',
     httpBuilt()
-      ? `### Protocol fuzzing over Streamable HTTP\n\nSeed ${SEED}, ${RUNS} property runs per target and revision (1 to 12 concurrent POSTs each, a quarter with a wrong header).\n\n${figures.table()}`
+      ? `### Protocol fuzzing over Streamable HTTP\n\nSeed ${SEED} (\`FUZZ_SEED=${SEED} FUZZ_HTTP_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (1 to 12 concurrent POSTs each, a quarter with a wrong header).\n\n${figures.table()}`
       : '### Protocol fuzzing over Streamable HTTP\n\nNot run: `dist/http.js` was not built.',
   );
 });
@@ -185,15 +185,16 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
           totalCases += fuzz.cases;
           figures.add(`${target.name}, ${mode.revision}`, `${fuzz.cases} cases, ${fuzz.problems.length} problems`);
           fuzz.agent.destroy();
+          // The seed goes with every failure: a finally that throws hides fast-check's own report.
           expect(
             fuzz.problems,
-            fuzz.server.stderr
+            `seed ${SEED}, replay: ${REPLAY}\n${fuzz.server.stderr
               .split('\n')
               .filter((l) => !l.startsWith('debug'))
               .slice(-30)
-              .join('\n'),
+              .join('\n')}`,
           ).toEqual([]);
-          expect(fuzz.server.child.exitCode, `the server died: ${fuzz.server.stderr.slice(-2000)}`).toBeNull();
+          expect(fuzz.server.child.exitCode, `the server died (seed ${SEED}, replay: ${REPLAY}): ${fuzz.server.stderr.slice(-2000)}`).toBeNull();
           expect(await fuzz.server.stop()).toEqual({ code: 0, signal: null });
         }
       });
@@ -219,7 +220,7 @@ describe.skipIf(!httpBuilt())('HTTP fuzzing', () => {
       const work = cases.map(({ c, mutation }) => ({ bytes: c.bytes, value: c.value, mutation }));
       for (let i = 0; i < 6; i++) work.push({ bytes: Buffer.from(big), value: JSON.parse(big), mutation: 'none' });
       for (let i = 0; i < 3; i++) work.push({ bytes: over, value: undefined, mutation: 'none' });
-      expect(await fuzz.batch(work), fuzz.problems.join('\n')).toBe(true);
+      expect(await fuzz.batch(work), `seed ${SEED}, replay: ${REPLAY}\n${fuzz.problems.join('\n')}`).toBe(true);
       if (round > 0) samples.push(rssOf(fuzz.server.pid));
     }
     totalCases += fuzz.cases;

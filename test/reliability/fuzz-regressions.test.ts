@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLineReader } from '../../src/transport/stdio/line-reader.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { modern } from '../_wire.js';
-import { FIXTURE, responseProblems } from './_harness.js';
+import { METHODS } from './_fuzz.js';
+import { FIXTURE, responseProblems, SentRequests } from './_harness.js';
 
 let client: RawStdioClient | undefined;
 afterEach(async () => {
@@ -21,6 +22,44 @@ describe('fuzz regressions', () => {
     const reply = await client.waitFor((m) => 'error' in m);
     expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
     expect(responseProblems('2026-07-28', reply)).toEqual([]);
+  });
+
+  it('answers a listen over the listen cap by its id and era: -32600 with id null for the id 1.5, -32603 with the id for a valid one', {
+    tags: ['schema'],
+  }, async () => {
+    // Seed 9090 found the id 1.5 echoed in a -32603: the stdio transport refused a listen
+    // over its cap before the resolver had looked at the id (JSON-RPC 2.0 §5: an id that
+    // cannot be read is answered with null; MCP ids are strings or integers).
+    client = RawStdioClient.spawn(FIXTURE);
+    const listen = (id: unknown, params: Record<string, unknown> = modern({ notifications: { promptsListChanged: true } })) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params });
+    // The fixture keeps the default cap, 32 open listen requests.
+    const open = Array.from({ length: 32 }, (_, i) => listen(`open-${i}`));
+    // In one write: all of them are read and started in order, so the last three meet the cap.
+    client.write([...open, listen(1.5), listen('over'), listen('legacy', { notifications: {} })].join('\n'));
+    const fractional = await client.waitFor((m) => m.id === null && 'error' in m);
+    expect(fractional).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(responseProblems('2026-07-28', fractional)).toEqual([]);
+    const over = await client.waitFor((m) => m.id === 'over');
+    expect(over).toMatchObject({ error: { code: -32603, message: expect.stringMatching(/listen/) } });
+    expect(responseProblems('2026-07-28', over)).toEqual([]);
+    // Without the envelope the request is not a 2026-07-28 listen at all: the legacy rules answer it.
+    const legacy = await client.waitFor((m) => m.id === 'legacy');
+    expect(legacy).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/No session/) } });
+    expect(responseProblems('2025-11-25', legacy)).toEqual([]);
+  });
+
+  it("judges a reply by every request sent under its id, however many came first (the fuzzer's own bookkeeping)", { tags: ['schema'] }, () => {
+    // Seed 4242: the 90th request under "dup" was a ping without the envelope; with only
+    // the first eight requests of an id kept, its legacy answer `{}` was judged as a 2026-07-28 one.
+    const sent = new SentRequests();
+    for (let i = 0; i < 89; i++) sent.record('dup', METHODS[i % METHODS.length] as string, true);
+    sent.record('dup', 'ping', false);
+    expect(sent.judge({ jsonrpc: '2.0', id: 'dup', result: {} }, '2025-11-25')).toBeUndefined();
+    // Still a referee: an answer that fits none of them is reported.
+    expect(sent.judge({ jsonrpc: '2.0', id: 'dup', result: 'x' }, '2025-11-25')).toMatch(/other requests sent under this id/);
+    expect(sent.judge({ jsonrpc: '2.0', id: 'never', result: {} }, '2025-11-25')).toBeUndefined();
+    expect(sent.judge({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'x' } }, '2025-11-25')).toMatch(/id null/);
   });
 
   it('answers a line of JSON that is not an object (null, a number, a string) with -32600 and lives on', async () => {

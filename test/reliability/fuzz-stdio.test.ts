@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RevisionName } from '../_schema.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { isModernShaped, modern } from '../_wire.js';
-import { type Era, fuzzCase } from './_fuzz.js';
-import { BIN, FIXTURE, GUARD, type Message, MiB, memoryFlat, responseProblems, rssOf, SOAK, VALID_SKILLS } from './_harness.js';
+import { type Era, fuzzCase, fuzzSeed } from './_fuzz.js';
+import { BIN, FIXTURE, GUARD, type Message, MiB, memoryFlat, rssOf, SentRequests, SOAK, VALID_SKILLS } from './_harness.js';
 import { Figures, writeSection } from './_report.js';
 
 const TARGETS = [
@@ -27,7 +27,7 @@ const MODES: Array<{ revision: RevisionName; era: Era }> = [
 ];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const ROUNDS = SOAK ? 20 : 7;
-const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
+const { seed: SEED, replay: REPLAY } = fuzzSeed('test/reliability/fuzz-stdio.test.ts', ['FUZZ_RUNS', RUNS]);
 
 const figures = new Figures();
 let totalCases = 0;
@@ -47,7 +47,7 @@ class StdioFuzzTarget {
   readonly client: RawStdioClient;
   readonly problems: string[] = [];
   /** What was sent under each id: a reply may answer any of them (ids repeat on purpose). */
-  readonly sent = new Map<string, Array<{ method: string; modern: boolean }>>();
+  readonly sent = new SentRequests();
   cases = 0;
   #checked = 0;
   #probe = 0;
@@ -61,7 +61,7 @@ class StdioFuzzTarget {
 
   async start(): Promise<void> {
     if (this.revision === '2026-07-28') return;
-    this.sent.set('"init"', [{ method: 'initialize', modern: false }]);
+    this.sent.record('init', 'initialize', false);
     const init = await this.client.request(
       'initialize',
       { protocolVersion: this.revision, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
@@ -81,15 +81,13 @@ class StdioFuzzTarget {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
       const m = value as Message;
       if (!('id' in m) || typeof m.method !== 'string') continue;
-      const key = JSON.stringify(m.id);
-      const seen = this.sent.get(key) ?? [];
-      if (seen.length < 8) seen.push({ method: m.method, modern: isModernShaped(m.params) });
-      this.sent.set(key, seen);
+      this.sent.record(m.id, m.method, isModernShaped(m.params));
     }
     this.client.write(Buffer.concat(lines.flatMap((line) => [line, Buffer.from('\n')])), true);
     this.cases += lines.length;
     await this.client.drained();
     const id = `probe-${++this.#probe}`;
+    this.sent.record(id, 'server/discover', true);
     const probe = await this.client.request('server/discover', modern(), id).catch((error: Error) => error);
     if (probe instanceof Error) {
       this.problems.push(probe.message);
@@ -109,17 +107,9 @@ class StdioFuzzTarget {
         continue;
       }
       totalResponses++;
-      const isProbe = typeof m.id === 'string' && /^probe-\d+$/.test(m.id);
       // In the modern process a request without the envelope is answered by legacy rules (no session): 2025-11-25 shapes.
-      const legacy: RevisionName = this.revision === '2026-07-28' ? '2025-11-25' : this.revision;
-      const origins = isProbe ? [{ method: 'server/discover', modern: true }] : m.id === null ? [] : (this.sent.get(JSON.stringify(m.id)) ?? []);
-      const candidates: Array<[RevisionName, string | undefined]> = origins.map((o) => [o.modern ? '2026-07-28' : legacy, o.method]);
-      if (candidates.length === 0) candidates.push([legacy, undefined], ['2026-07-28', undefined]);
-      const outcomes = candidates.map(([revision, method]) => ({ revision, method, problems: responseProblems(revision, m, method) }));
-      if (!outcomes.some((o) => o.problems.length === 0)) {
-        const [first] = outcomes;
-        this.problems.push(`${first?.revision} ${first?.method ?? '?'}: ${first?.problems.join('; ')} in ${JSON.stringify(m).slice(0, 500)}`);
-      }
+      const problem = this.sent.judge(m, this.revision === '2026-07-28' ? '2025-11-25' : this.revision);
+      if (problem !== undefined) this.problems.push(problem);
     }
   }
 }
@@ -129,7 +119,7 @@ afterAll(() => {
   figures.add('Responses received and schema-validated', totalResponses >= 1000 ? `${Math.floor(totalResponses / 100) * 100}+` : totalResponses);
   writeSection(
     'fuzz-stdio',
-    `### Protocol fuzzing over stdio\n\nSeed ${SEED}, ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
+    `### Protocol fuzzing over stdio\n\nSeed ${SEED} (\`FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}\` replays it), ${RUNS} property runs per target and revision (batches of 1 to 25 lines).\n\n${figures.table()}`,
   );
 });
 
@@ -151,9 +141,10 @@ describe('stdio fuzzing', () => {
           fuzz.check();
           totalCases += fuzz.cases;
           figures.add(`${target.name}, ${mode.revision}`, `${fuzz.cases} cases, ${fuzz.problems.length} problems`);
-          expect(fuzz.client.garbage, 'non-JSON lines on stdout').toEqual([]);
-          expect(fuzz.problems).toEqual([]);
-          expect(fuzz.client.exitInfo, `the server died; stderr: ${fuzz.client.stderr.slice(-3000)}`).toBeUndefined();
+          // The seed goes with every failure: a finally that throws hides fast-check's own report.
+          expect(fuzz.client.garbage, `non-JSON lines on stdout; seed ${SEED}, replay: ${REPLAY}`).toEqual([]);
+          expect(fuzz.problems, `seed ${SEED}, replay: ${REPLAY}`).toEqual([]);
+          expect(fuzz.client.exitInfo, `the server died (seed ${SEED}, replay: ${REPLAY}); stderr: ${fuzz.client.stderr.slice(-3000)}`).toBeUndefined();
           // stdin EOF: the server answers what it has, ends listens, and exits 0.
           expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
         }
@@ -177,7 +168,7 @@ describe('stdio fuzzing', () => {
           lines.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `over-${round}-${i}`, method: 'ping', params: { pad: 'y'.repeat(5 * MiB) } })));
         for (let i = 0; i < 3; i++) lines.push(Buffer.from(`${'['.repeat(300_000)}${']'.repeat(300_000)}`));
         for (const c of cases) lines.push(c.bytes);
-        expect(await fuzz.batch(lines), fuzz.problems.join('\n')).toBe(true);
+        expect(await fuzz.batch(lines), `seed ${SEED}, replay: ${REPLAY}\n${fuzz.problems.join('\n')}`).toBe(true);
         await fuzz.client.waitFor((m) => m.id === `big-${round}-7`);
         // The first round only warms the heap up; it is not a sample.
         if (round > 0) samples.push(rssOf(fuzz.client.pid));
@@ -189,7 +180,7 @@ describe('stdio fuzzing', () => {
         SOAK ? `${inMiB.join(', ')} MiB` : 'flat (within 96 MiB)',
       );
       expect(memoryFlat(samples, 96 * MiB), `RSS MiB per round: ${inMiB.join(', ')}`).toBe(true);
-      expect(fuzz.problems).toEqual([]);
+      expect(fuzz.problems, `seed ${SEED}, replay: ${REPLAY}`).toEqual([]);
       expect(await fuzz.client.close()).toEqual({ code: 0, signal: null });
     });
   }

@@ -7,7 +7,9 @@
 // (memory-*.test.ts) at the sizes of the original reports, each asked for
 // RSS flat within 10% (about 8 minutes on top of the budget). Everything stays on
 // 127.0.0.1 with ephemeral ports. Figures, with memory and timings, go to
-// the `-soak` sections of RELIABILITY.md; CI never touches those.
+// the `-soak` sections of RELIABILITY.md (a soak is run to update them:
+// RELIABILITY_REPORT=doc unless set; `file` keeps them in the ignored
+// .reliability/figures.md); CI never touches those.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +24,7 @@ const seed = process.env.FUZZ_SEED ?? String(Date.now() % 2 ** 31);
 const env = {
   ...process.env,
   RELIABILITY_SOAK: '1',
+  RELIABILITY_REPORT: process.env.RELIABILITY_REPORT ?? 'doc',
   FUZZ_SEED: seed,
   // Budget: about a third of the time for fuzzing, the rest for the two load runs.
   FUZZ_RUNS: String(Math.round(minutes * 120)),
@@ -30,7 +33,10 @@ const env = {
   RELOAD_CONNECTIONS: process.env.RELOAD_CONNECTIONS ?? '100',
   LOAD_DURATION_MS: String(Math.round(minutes * 60_000 * 0.25)),
 };
-console.error(`soak: ${minutes} min budget, fuzz seed ${seed}, ${env.FUZZ_RUNS} stdio / ${env.FUZZ_HTTP_RUNS} HTTP property runs per target and revision`);
+console.error(
+  `soak: ${minutes} min budget, fuzz seed ${seed}, ${env.FUZZ_RUNS} stdio / ${env.FUZZ_HTTP_RUNS} HTTP property runs per target and revision; ` +
+    `figures: ${{ doc: 'RELIABILITY.md', 0: 'none' }[env.RELIABILITY_REPORT] ?? '.reliability/figures.md'}`,
+);
 const started = Date.now();
 // One file at a time: load figures are not disturbed by the fuzzers.
 const child = spawn(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', 'test/reliability', '--no-file-parallelism'], {

@@ -14,8 +14,9 @@
  * cancellation, which skips the line, is seen while every place is taken.
  */
 import type { Readable, Writable } from 'node:stream';
-import { ErrorCode } from '../../jsonrpc/errors.js';
+import { ErrorCode, ProtocolError } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
+import type { Resolved } from '../../protocol/index.js';
 import type { Server } from '../../server/index.js';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, drain } from '../lifecycle.js';
@@ -47,8 +48,9 @@ export interface StdioOptions {
   maxConcurrentRequests?: number;
   /**
    * Most open 2026-07-28 `subscriptions/listen` requests; one more is
-   * answered at once with -32603 (a limit of this server, as HTTP answers
-   * 429). Default 32, as `maxStreamsPerClient` over HTTP.
+   * answered at once with -32603, encoded by its revision (a limit of this
+   * server, as HTTP answers 429). Default 32, as `maxStreamsPerClient` over
+   * HTTP.
    */
   maxListenRequests?: number;
 }
@@ -164,13 +166,16 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   }
 
   /**
-   * The id of a `subscriptions/listen` request, else undefined. A listen stays
-   * open as long as the client likes, holding next to nothing: it has its own
-   * cap instead of a place among the requests that build answers.
+   * Whether the resolver read a message as a 2026-07-28 `subscriptions/listen`
+   * request. A listen stays open as long as the client likes, holding next to
+   * nothing: it has its own cap instead of a place among the requests that
+   * build answers. Decided on the resolver's reading, never the raw value: a
+   * value with the method but an id MCP refuses (1.5) is an invalid request,
+   * answered -32600 with id null (JSON-RPC 2.0 §5), and one without the
+   * envelope belongs to a session's era; neither is a listen to cap.
    */
-  function listenId(item: Item): string | number | undefined {
-    const message = fields(item);
-    return message?.method === 'subscriptions/listen' && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
+  function isListen(resolved: Resolved | undefined): boolean {
+    return resolved?.kind === 'request' && resolved.scope === 'stateless' && resolved.request.method === 'subscriptions/listen';
   }
 
   /** The id and method of a waiting message, when it is an object: any JSON value may have been sent. */
@@ -178,26 +183,34 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     return 'message' in item && typeof item.message === 'object' && item.message !== null ? (item.message as { id?: unknown; method?: unknown }) : undefined;
   }
 
-  function start(item: Item, listen: string | number | undefined): void {
+  function start(item: Item, resolved: Resolved | undefined): void {
     waitingBytes -= item.bytes;
+    // A line that could not be read was answered when it was (-32700, or -32600 with id null).
     if ('reply' in item) {
       write(item.reply);
       return;
     }
-    if (listen !== undefined && listening >= maxListens) {
-      write(errorResponse(listen, ErrorCode.InternalError, `Too many open listen requests (${maxListens}); cancel one first`));
+    if (resolved === undefined) return;
+    const listen = isListen(resolved);
+    if (listen && listening >= maxListens) {
+      // A limit of this server, as HTTP answers 429: refused as the request's revision encodes errors.
+      const refusal = connection.refuse(
+        resolved,
+        new ProtocolError(ErrorCode.InternalError, `Too many open listen requests (${maxListens}); cancel one first`),
+      );
+      if (refusal) write(refusal);
       return;
     }
-    if (listen !== undefined) listening++;
+    if (listen) listening++;
     else running++;
     connection
-      .receive(item.message)
+      .handle(resolved)
       .then((response) => {
         if (response) write(response);
       })
       .catch((error: unknown) => logger.error('Unexpected failure while handling a message', error))
       .finally(() => {
-        if (listen !== undefined) listening--;
+        if (listen) listening--;
         else running--;
         pump();
       });
@@ -207,10 +220,12 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
   function pump(): void {
     while (next < waiting.length && !outputFull()) {
       const item = waiting[next] as Item;
-      const listen = listenId(item);
-      if (listen === undefined && 'message' in item && running >= maxConcurrent) break;
+      // Resolved when its turn comes, not when read: an initialize ahead of it may open the
+      // session it belongs to. Resolving is pure, so a message that must wait is read again later.
+      const resolved = 'message' in item ? connection.resolve(item.message) : undefined;
+      if (resolved !== undefined && !isListen(resolved) && running >= maxConcurrent) break;
       next++;
-      start(item, listen);
+      start(item, resolved);
     }
     // Drop what has started: at once when the line is empty, now and then under a steady flow.
     if (next === waiting.length && next > 0) {
