@@ -13,44 +13,12 @@ import type { Logger, Principal } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
-import {
-  errorResponse,
-  type JsonRpcNotification,
-  type JsonRpcOutgoing,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  type RequestId,
-  resultResponse,
-} from '../jsonrpc/messages.js';
+import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, resultResponse } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
 import { keptCapabilities, keptClientInfo } from './handshake.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
 import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
-
-/** Where a connection writes what it sends unprompted (notifications). */
-export interface Peer {
-  /**
-   * Sends a message. `relatedTo` names the request a notification belongs to
-   * (its progress, its log messages): a transport with a stream per request
-   * sends it there (2025-06-18 basic/transports §Sending Messages).
-   */
-  send(message: JsonRpcOutgoing, relatedTo?: RequestId): void;
-  /**
-   * Whether the server's own requests (elicitation, sampling, roots on
-   * session revisions) reach the client and its responses come back through
-   * `receive` or `handle`: true for stdio and HTTP sessions.
-   */
-  readonly carriesRequests?: boolean;
-  /**
-   * Called before the server asks the client something on behalf of request
-   * `relatedTo`, which then waits on its client: the transport counts it
-   * against that client's caps (over HTTP, its stream places: the answer
-   * stays open until the client answers) and gives the place back when the
-   * request's answer ends. Undefined when it may wait; otherwise why not,
-   * which the request is answered with at once.
-   */
-  hold?(relatedTo: RequestId): string | undefined;
-}
+import type { Peer } from './peer.js';
 
 /** Why a connection closes: the peer went away, or the server is shutting down. */
 export type CloseReason = 'disconnect' | 'shutdown';

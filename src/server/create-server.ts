@@ -12,7 +12,8 @@ import type { SkillsProvider } from '../core/skills.js';
 import type { ToolProvider } from '../core/tools.js';
 import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
-import { type Connection, createConnection, type Peer } from './connection.js';
+import { type Connection, createConnection } from './connection.js';
+import type { Peer } from './peer.js';
 
 /** Resource limits; every transport applies them to what it receives. */
 export interface ServerLimits {

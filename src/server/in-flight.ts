@@ -9,7 +9,7 @@ import { type InputRequest, type InputResponse, InputUnavailableError } from '..
 import type { Encoded } from '../jsonrpc/encoded.js';
 import type { JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
 import type { InputBroker, LegacySession, MethodContext, RequestFacts, Revision, ServerDescription } from '../protocol/index.js';
-import type { Peer } from './connection.js';
+import type { Peer } from './peer.js';
 
 /**
  * An abort signal created on first read of `signal`: most readers never come,

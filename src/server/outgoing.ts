@@ -17,7 +17,7 @@ import { CAPABILITY_OF, type InputRequest, isAnswerTo, MissingClientCapabilityEr
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
 import type { JsonRpcErrorObject, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
 import type { InputBroker, LegacySession, Revision } from '../protocol/index.js';
-import type { Peer } from './connection.js';
+import type { Peer } from './peer.js';
 
 interface Question {
   readonly request: InputRequest;
