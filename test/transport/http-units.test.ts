@@ -9,7 +9,7 @@ import { readMetadataHeader } from '../../src/protocol/rev2026-07-28/http.js';
 import { createTokenCheck, metadataUrl } from '../../src/transport/http/auth.js';
 import { parseAccept } from '../../src/transport/http/headers.js';
 import { createHostCheck, createOriginCheck } from '../../src/transport/http/origin.js';
-import { createSessionStore } from '../../src/transport/http/sessions.js';
+import { createSessionStore } from '../../src/transport/http/sessions/store.js';
 import { createSseStream } from '../../src/transport/http/sse.js';
 
 function header(value: string): ReturnType<typeof readMetadataHeader> {

@@ -18,10 +18,10 @@
  * connection that sent it (server/outgoing.ts); the client's answer must
  * reach that replica, which needs sticky routing by `Mcp-Session-Id`.
  */
-import type { JsonRpcRequest } from '../../jsonrpc/messages.js';
-import type { Logger, Server } from '../../server/index.js';
-import type { SharedState } from '../shared-state.js';
-import type { Session, SessionStore } from './sessions.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/messages.js';
+import type { Logger, Server } from '../../../server/index.js';
+import type { SharedState } from '../../shared-state.js';
+import type { Session, SessionStore } from './store.js';
 
 /** The shared part of a session, as stored. */
 interface SessionRecord {

@@ -7,15 +7,15 @@
  * sessions turned off, each request is answered from a session opened for it
  * alone. The resolver has already decided what each message is.
  */
-import type { JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc/messages.js';
-import { type Resolved, sessionVersionRefused, versionHeader } from '../../protocol/index.js';
-import { type Logger, principalId, type Server } from '../../server/index.js';
-import { RETRY_AFTER, Rejections, reject } from './errors.js';
-import { createExchange, type Exchange, jsonReply } from './exchange.js';
-import { type Acceptable, HEADER, parseAccept } from './headers.js';
-import type { HttpReply, HttpRequest } from './request.js';
-import { attachStream, type Session, type SessionStore } from './sessions.js';
-import { createSseStream, sseHeaders } from './sse.js';
+import type { JsonRpcRequest, JsonRpcResponse } from '../../../jsonrpc/messages.js';
+import { type Resolved, sessionVersionRefused, versionHeader } from '../../../protocol/index.js';
+import { type Logger, principalId, type Server } from '../../../server/index.js';
+import { RETRY_AFTER, Rejections, reject } from '../errors.js';
+import { createExchange, type Exchange, jsonReply } from '../exchange.js';
+import { type Acceptable, HEADER, parseAccept } from '../headers.js';
+import type { HttpReply, HttpRequest } from '../request.js';
+import { createSseStream, sseHeaders } from '../sse.js';
+import { attachStream, type Session, type SessionStore } from './store.js';
 
 /** What the routes need from the handler. */
 export interface RouteContext {
@@ -28,7 +28,7 @@ export interface RouteContext {
   takeStream(request: HttpRequest): (() => void) | undefined;
   /**
    * Told after each message a session handled, so shared state can record it
-   * (shared-sessions.ts); a promise when it writes, which the answer waits
+   * (shared.ts); a promise when it writes, which the answer waits
    * for (the client's next request may land on another replica), false when
    * the write failed.
    */

@@ -11,10 +11,10 @@
  * ended id is answered with 404, after which the client starts a new session.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcOutgoing, RequestId } from '../../jsonrpc/messages.js';
-import type { Connection, Server } from '../../server/index.js';
-import type { Exchange } from './exchange.js';
-import type { SseStream } from './sse.js';
+import type { JsonRpcOutgoing, RequestId } from '../../../jsonrpc/messages.js';
+import type { Connection, Server } from '../../../server/index.js';
+import type { Exchange } from '../exchange.js';
+import type { SseStream } from '../sse.js';
 
 /** Messages kept for a session while it has no GET stream. */
 const BACKLOG_LIMIT = 100;
@@ -56,7 +56,7 @@ export interface SessionStoreOptions {
   now?: () => number;
   /**
    * Keep what is sent while no GET stream is open, for the next one. Default
-   * true; false when sessions are shared by replicas (shared-sessions.ts):
+   * true; false when sessions are shared by replicas (shared.ts):
    * the next GET stream may open on a replica that already delivered it.
    */
   backlog?: boolean;
