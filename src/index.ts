@@ -92,7 +92,7 @@ export { parseUriTemplate } from './core/uri-template.js';
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';
 // Protocol facts
 export { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './protocol/index.js';
-export type { CloseReason, Connection, Peer, Server, ServerLimits, ServerOptions } from './server/index.js';
+export type { CloseReason, Connection, ConnectOptions, Peer, Server, ServerLimits, ServerOptions, SessionSnapshot } from './server/index.js';
 // Server
 export { createServer, DEFAULT_LIMITS } from './server/index.js';
 

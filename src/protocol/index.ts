@@ -17,4 +17,5 @@ export type {
   ServerDescription,
   Wire,
 } from './revision.js';
-export { LEGACY_VERSIONS, META_KEYS, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './revisions.js';
+// A session revision by its version, for a session restored from data (server/snapshot.ts).
+export { LEGACY_VERSIONS, META_KEYS, MODERN_VERSIONS, SUPPORTED_VERSIONS, sessionRevisionFor } from './revisions.js';

@@ -2,23 +2,26 @@
  * One peer's conversation with the server: a stdio process, a legacy HTTP
  * session, or a single 2026-07-28 HTTP request. It acts on what the resolver
  * (protocol/resolve.ts) decided about each message: runs requests through
- * their revision, tracks them for cancellation, keeps the session that
- * `initialize` opens, and forwards change events to that session.
+ * their revision, tracks them for cancellation, and keeps the session that
+ * `initialize` opens or a snapshot restores (session.ts). Its state is one
+ * object, which the module's functions take: one connection per 2026-07-28
+ * HTTP request makes few closures.
  *
  * One connection may carry both eras (2026-07-28 basic/versioning §Backward
  * Compatibility): a request with the per-request `_meta` is served without
  * the session; the others belong to it.
  */
-import type { Logger, Principal } from '../core/context.js';
+import type { Logger } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, resultResponse } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
-import { keptCapabilities, keptClientInfo } from './handshake.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
 import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
 import type { Peer } from './peer.js';
+import { openSession, restoreSession, type SessionSlot, snapshotSession, updateSession } from './session.js';
+import type { SessionSnapshot } from './snapshot.js';
 
 /** Why a connection closes: the peer went away, or the server is shutting down. */
 export type CloseReason = 'disconnect' | 'shutdown';
@@ -52,8 +55,21 @@ export interface Connection {
    * answered (notifications, responses).
    */
   refuse(resolved: Resolved, error: ProtocolError): JsonRpcResponse | undefined;
-  /** The legacy session, once initialize has been answered. */
+  /** The legacy session, once initialize has been answered (or restored). */
   readonly session: LegacySession | undefined;
+  /**
+   * The legacy session as plain data (server/snapshot.ts), from which
+   * `connect(peer, { restore })` makes a connection that carries it on;
+   * undefined without a session.
+   */
+  snapshot(): SessionSnapshot | undefined;
+  /**
+   * Brings the session's settings (initialized, log level, subscriptions) to
+   * those of a snapshot of the same session taken elsewhere (a replica);
+   * the snapshot is checked as untrusted. False, changing nothing, when it is
+   * refused or there is no session.
+   */
+  update(snapshot: unknown): boolean;
   /**
    * On `shutdown`, long-lived requests (listen) end with their normal result
    * (2026-07-28 subscriptions: the server SHOULD answer the listen request when
@@ -66,165 +82,173 @@ export interface Connection {
 /** Handlers get these when a request has none (never mutated: frozen). */
 const NO_PARAMS: Record<string, unknown> = Object.freeze({});
 
-/** Covers a legacy subscription to `subscribed`: the URI itself or a sub-resource of it. */
-function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`);
+/** Everything a connection holds: what its requests share, its session, and what is in flight. */
+interface State extends Shared, SessionSlot {
+  readonly server: Encoded<ServerDescription>;
+  readonly inFlight: Map<RequestId, InFlight>;
+  readonly outgoing: Outgoing | undefined;
 }
 
-/** Creates a connection bound to an engine and a peer; `questions` bounds what it asks the client (server/outgoing.ts). */
-export function createConnection(engine: Engine, server: Encoded<ServerDescription>, peer: Peer, logger: Logger, questions: QuestionLimits): Connection {
-  const inFlight = new Map<RequestId, InFlight>();
-  let session: LegacySession | undefined;
-  let stopEvents: (() => void) | undefined;
-  const outgoing = peer.carriesRequests ? new Outgoing(peer, questions) : undefined;
-  const shared: Shared = { engine, server, logger, peer, closed: false, shutdown: new LazySignal() };
-
-  function startSession(revision: Revision, params: Record<string, unknown>, principal: Principal | undefined): LegacySession {
-    // Only what the server uses of the handshake, within a small budget (handshake.ts): the session
-    // outlives the request, here and in shared state, and a client may send megabytes there.
-    session = {
-      revision,
-      version: revision.version,
-      clientCapabilities: keptCapabilities(params.capabilities),
-      clientInfo: keptClientInfo(params.clientInfo),
-      initialized: false,
-      subscriptions: new Set(),
-    };
-    const current = session;
-    connection.session = current;
-    stopEvents = engine.watch((event) => {
-      // Nothing but pings and logs before `initialized` (2025-06-18 lifecycle §Initialization).
-      if (shared.closed || !current.initialized) return;
-      if (event.type === 'resourceUpdated' && ![...current.subscriptions].some((s) => covers(s, event.uri))) return;
-      // A subscription (to a prefix, say) tells its session nothing of what the session's caller may not use.
-      if (event.type === 'resourceUpdated' && !engine.mayRead(event.uri, principal)) return;
-      const notification = current.revision.encodeEvent(event);
-      if (notification) peer.send(notification);
-    });
-    return session;
-  }
-
-  /**
-   * Starts a request's handler. Not an async function, and the wait is in
-   * {@link settle}, which is not given the request: V8 keeps an async
-   * function's parameters until it returns, and a listen request (2026-07-28)
-   * stays open as long as the client likes; it must not keep its message.
-   */
-  function run(request: JsonRpcRequest, revision: Revision, legacy: LegacySession | undefined, facts: RequestFacts): Promise<JsonRpcResponse | undefined> {
-    const handler = revision.methods.get(request.method);
-    if (!handler) {
-      return Promise.resolve(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method }));
-    }
-    if (inFlight.has(request.id)) {
-      // 2026-07-28 basic/index: an id must not be reused while its request is pending.
-      return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`));
-    }
-    const entry = new InFlight(shared, request.id, legacy, revision, facts);
-    if (legacy && outgoing) entry.inputs = sessionBroker(outgoing, legacy, revision, request.id);
-    inFlight.set(request.id, entry);
-    let pending: Promise<Record<string, unknown>>;
-    try {
-      pending = handler(request.params ?? NO_PARAMS, entry);
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    return settle(entry, revision, pending);
-  }
-
-  async function settle(entry: InFlight, revision: Revision, pending: Promise<Record<string, unknown>>): Promise<JsonRpcResponse | undefined> {
-    try {
-      const result = await pending;
-      return entry.cancelled ? undefined : resultResponse(entry.id, result);
-    } catch (error) {
-      if (entry.cancelled) return undefined;
-      const wire = revision.encodeError(error, logger);
-      return errorResponse(entry.id, wire.code, wire.message, wire.data);
-    } finally {
-      inFlight.delete(entry.id);
-      // Questions the handler left unanswered are of no use any more.
-      outgoing?.abandon(entry.id, new Error('The request ended'), true);
-    }
-  }
-
-  /** Acts on the resolver's decision about one message. */
-  function handle(resolved: Resolved): Promise<JsonRpcResponse | undefined> {
-    switch (resolved.kind) {
-      case 'answer':
-        return Promise.resolve(resolved.response);
-      case 'response':
-        // The answer to a question of the server's; anything else has nothing to match.
-        if (!outgoing?.answer(resolved.response)) logger.debug('Ignored a response message');
-        return Promise.resolve(undefined);
-      case 'notification':
-        handleNotification(resolved.notification);
-        return Promise.resolve(undefined);
-      case 'request': {
-        const { request, revision, facts } = resolved;
-        switch (resolved.scope) {
-          case 'stateless':
-            return run(request, revision, undefined, facts);
-          case 'initialize':
-            if (!session) return run(request, revision, startSession(revision, request.params ?? {}, facts.principal), facts);
-            break;
-          case 'session':
-            if (session) return run(request, session.revision, session, facts);
-            break;
-          case 'sessionless':
-            break;
-        }
-        // Decided for another connection (a transport's mistake): decided again for this one, so
-        // its answer is the resolver's (already initialized, no session).
-        return handle(resolve(request, { session }));
-      }
-    }
-  }
-
-  function handleNotification(notification: JsonRpcNotification): void {
-    const params = notification.params ?? {};
-    switch (notification.method) {
-      case 'notifications/initialized':
-        if (session) session.initialized = true;
-        return;
-      case 'notifications/cancelled': {
-        const id = params.requestId;
-        if (typeof id !== 'string' && typeof id !== 'number') return;
-        const entry = inFlight.get(id);
-        // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
-        if (!entry) return;
-        entry.cancel(params.reason ?? 'cancelled');
-        outgoing?.abandon(entry.id, new Error('The request was cancelled'), true);
-        return;
-      }
-      default:
-        logger.debug(`Ignored notification ${notification.method}`);
-    }
-  }
-
-  // A data property kept in step with `session` rather than a getter: an object
+/**
+ * Creates a connection bound to an engine and a peer; `questions` bounds what
+ * it asks the client (server/outgoing.ts). With `restore`, it carries on the
+ * session of that snapshot (throws a TypeError when the snapshot is refused).
+ */
+export function createConnection(
+  engine: Engine,
+  server: Encoded<ServerDescription>,
+  peer: Peer,
+  logger: Logger,
+  questions: QuestionLimits,
+  restore?: unknown,
+): Connection {
+  // A data property kept in step with the session rather than a getter: an object
   // literal with an accessor is slow to create, and a 2026-07-28 HTTP request
   // creates a connection each time.
-  const connection: Omit<Connection, 'session'> & { session: LegacySession | undefined } = {
+  const connection: Connection & { session: LegacySession | undefined } = {
     session: undefined,
-    receive(message) {
-      return handle(resolve(message, { session }));
-    },
-    handle,
-    resolve: (message) => resolve(message, { session }),
-    refuse(resolved, error) {
-      if (resolved.kind === 'answer') return resolved.response;
-      if (resolved.kind !== 'request') return undefined;
-      const wire = resolved.revision.encodeError(error, logger);
-      return errorResponse(resolved.request.id, wire.code, wire.message, wire.data);
-    },
-    close(reason) {
-      shared.shutdown.abort(reason);
-      if (reason === 'shutdown') return;
-      shared.closed = true;
-      for (const entry of inFlight.values()) entry.cancel(reason);
-      outgoing?.abandon(undefined, new Error('The connection closed'), false);
-      stopEvents?.();
-      stopEvents = undefined;
-    },
+    receive: (message) => handle(state, resolve(message, { session: state.session })),
+    handle: (resolved) => handle(state, resolved),
+    resolve: (message) => resolve(message, { session: state.session }),
+    refuse: (resolved, error) => refuse(state, resolved, error),
+    snapshot: () => snapshotSession(state),
+    update: (snapshot) => updateSession(state, snapshot),
+    close: (reason) => close(state, reason),
   };
+  const state: State = {
+    engine,
+    server,
+    logger,
+    peer,
+    closed: false,
+    shutdown: new LazySignal(),
+    session: undefined,
+    principal: undefined,
+    stopEvents: undefined,
+    view: connection,
+    inFlight: new Map(),
+    outgoing: peer.carriesRequests ? new Outgoing(peer, questions) : undefined,
+  };
+  if (restore !== undefined) restoreSession(state, restore);
   return connection;
+}
+
+/**
+ * Starts a request's handler. Not an async function, and the wait is in
+ * {@link settle}, which is not given the request: V8 keeps an async
+ * function's parameters until it returns, and a listen request (2026-07-28)
+ * stays open as long as the client likes; it must not keep its message.
+ */
+function run(
+  state: State,
+  request: JsonRpcRequest,
+  revision: Revision,
+  legacy: LegacySession | undefined,
+  facts: RequestFacts,
+): Promise<JsonRpcResponse | undefined> {
+  const handler = revision.methods.get(request.method);
+  if (!handler) {
+    return Promise.resolve(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method }));
+  }
+  if (state.inFlight.has(request.id)) {
+    // 2026-07-28 basic/index: an id must not be reused while its request is pending.
+    return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`));
+  }
+  const entry = new InFlight(state, request.id, legacy, revision, facts);
+  if (legacy && state.outgoing) entry.inputs = sessionBroker(state.outgoing, legacy, revision, request.id);
+  state.inFlight.set(request.id, entry);
+  let pending: Promise<Record<string, unknown>>;
+  try {
+    pending = handler(request.params ?? NO_PARAMS, entry);
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return settle(state, entry, revision, pending);
+}
+
+async function settle(state: State, entry: InFlight, revision: Revision, pending: Promise<Record<string, unknown>>): Promise<JsonRpcResponse | undefined> {
+  try {
+    const result = await pending;
+    return entry.cancelled ? undefined : resultResponse(entry.id, result);
+  } catch (error) {
+    if (entry.cancelled) return undefined;
+    const wire = revision.encodeError(error, state.logger);
+    return errorResponse(entry.id, wire.code, wire.message, wire.data);
+  } finally {
+    state.inFlight.delete(entry.id);
+    // Questions the handler left unanswered are of no use any more.
+    state.outgoing?.abandon(entry.id, new Error('The request ended'), true);
+  }
+}
+
+/** Acts on the resolver's decision about one message. */
+function handle(state: State, resolved: Resolved): Promise<JsonRpcResponse | undefined> {
+  switch (resolved.kind) {
+    case 'answer':
+      return Promise.resolve(resolved.response);
+    case 'response':
+      // The answer to a question of the server's; anything else has nothing to match.
+      if (!state.outgoing?.answer(resolved.response)) state.logger.debug('Ignored a response message');
+      return Promise.resolve(undefined);
+    case 'notification':
+      handleNotification(state, resolved.notification);
+      return Promise.resolve(undefined);
+    case 'request': {
+      const { request, revision, facts } = resolved;
+      const session = state.session;
+      switch (resolved.scope) {
+        case 'stateless':
+          return run(state, request, revision, undefined, facts);
+        case 'initialize':
+          if (!session) return run(state, request, revision, openSession(state, revision, request.params ?? {}, facts.principal), facts);
+          break;
+        case 'session':
+          if (session) return run(state, request, session.revision, session, facts);
+          break;
+        case 'sessionless':
+          break;
+      }
+      // Decided for another connection (a transport's mistake): decided again for this one, so
+      // its answer is the resolver's (already initialized, no session).
+      return handle(state, resolve(request, { session }));
+    }
+  }
+}
+
+function handleNotification(state: State, notification: JsonRpcNotification): void {
+  const params = notification.params ?? {};
+  switch (notification.method) {
+    case 'notifications/initialized':
+      if (state.session) state.session.initialized = true;
+      return;
+    case 'notifications/cancelled': {
+      const id = params.requestId;
+      if (typeof id !== 'string' && typeof id !== 'number') return;
+      const entry = state.inFlight.get(id);
+      // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
+      if (!entry) return;
+      entry.cancel(params.reason ?? 'cancelled');
+      state.outgoing?.abandon(entry.id, new Error('The request was cancelled'), true);
+      return;
+    }
+    default:
+      state.logger.debug(`Ignored notification ${notification.method}`);
+  }
+}
+
+function refuse(state: State, resolved: Resolved, error: ProtocolError): JsonRpcResponse | undefined {
+  if (resolved.kind === 'answer') return resolved.response;
+  if (resolved.kind !== 'request') return undefined;
+  const wire = resolved.revision.encodeError(error, state.logger);
+  return errorResponse(resolved.request.id, wire.code, wire.message, wire.data);
+}
+
+function close(state: State, reason: CloseReason): void {
+  state.shutdown.abort(reason);
+  if (reason === 'shutdown') return;
+  state.closed = true;
+  for (const entry of state.inFlight.values()) entry.cancel(reason);
+  state.outgoing?.abandon(undefined, new Error('The connection closed'), false);
+  state.stopEvents?.();
+  state.stopEvents = undefined;
 }

@@ -14,6 +14,7 @@ import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection } from './connection.js';
 import type { Peer } from './peer.js';
+import type { SessionSnapshot } from './snapshot.js';
 
 /** Resource limits; every transport applies them to what it receives. */
 export interface ServerLimits {
@@ -116,12 +117,27 @@ export interface ServerOptions extends ServerInfo {
   logger?: Logger;
 }
 
+/** Options of {@link Server.connect}. */
+export interface ConnectOptions {
+  /**
+   * A session's snapshot to carry on (server/snapshot.ts). It is checked as
+   * untrusted data (it may come back from shared state): a known session
+   * version, each member as a live session holds it, within the same bounds.
+   * A snapshot that is not one throws a TypeError, and no connection is made.
+   */
+  restore?: SessionSnapshot | undefined;
+}
+
 /** A server definition, ready to be served over any transport. */
 export interface Server {
   readonly info: ServerInfo;
   readonly limits: ServerLimits;
-  /** Opens a connection for one peer; the transport owns its lifetime. */
-  connect(peer: Peer): Connection;
+  /**
+   * Opens a connection for one peer; the transport owns its lifetime. With
+   * `restore`, the connection carries on a 2025 session from its snapshot
+   * (`Connection.snapshot()`, here or in a replica) without a handshake.
+   */
+  connect(peer: Peer, options?: ConnectOptions): Connection;
   /** The current prompt catalogue (also builds it, surfacing provider errors early). */
   prompts(): Promise<readonly Prompt[]>;
   /** The neutral engine behind the server, for tools such as the CLI. */
@@ -188,7 +204,7 @@ export function createServer(options: ServerOptions): Server {
     info,
     limits,
     engine,
-    connect: (peer) => createConnection(engine, description, peer, logger, questions),
+    connect: (peer, connectOptions) => createConnection(engine, description, peer, logger, questions, connectOptions?.restore),
     prompts: () => engine.prompts(),
     close: () => engine.close(),
   };

@@ -16,7 +16,7 @@
 /** Most bytes of JSON one session's kept handshake takes (capabilities and client info). */
 export const HANDSHAKE_BUDGET_BYTES = 1024;
 /** Most bytes of JSON kept of each client info string: three of them and the capabilities stay within the budget. */
-const INFO_STRING_BYTES = 256;
+export const INFO_STRING_BYTES = 256;
 
 /**
  * The client capabilities the server uses or a handler may ask about

@@ -1,15 +1,13 @@
 /**
  * The Streamable HTTP transport's small parts: metadata header decoding,
- * Accept parsing, the Host and Origin allow-lists, the token check, the
- * session store's expiry and eviction, and the SSE writer's framing.
+ * Accept parsing, the Host and Origin allow-lists, the token check and the
+ * SSE writer's framing (the session store's tests are in http/sessions/).
  */
 import { describe, expect, it } from 'vitest';
-import { createServer, staticPrompts } from '../../src/index.js';
 import { readMetadataHeader } from '../../src/protocol/rev2026-07-28/http.js';
 import { createTokenCheck, metadataUrl } from '../../src/transport/http/auth.js';
 import { parseAccept } from '../../src/transport/http/headers.js';
 import { createHostCheck, createOriginCheck } from '../../src/transport/http/origin.js';
-import { createSessionStore } from '../../src/transport/http/sessions.js';
 import { createSseStream } from '../../src/transport/http/sse.js';
 
 function header(value: string): ReturnType<typeof readMetadataHeader> {
@@ -85,63 +83,6 @@ describe('bearer token check', () => {
 
   it('places the metadata document under the endpoint path (RFC 9728 §3.1)', () => {
     expect(metadataUrl(new URL('http://127.0.0.1:3000/mcp'))).toBe('http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp');
-  });
-});
-
-describe('session store', () => {
-  const server = createServer({ name: 's', version: '1', prompts: staticPrompts([]) });
-
-  it('ends sessions idle past the limit, but not busy ones', () => {
-    let now = 0;
-    const store = createSessionStore({ idleMs: 1000, maxSessions: 10, now: () => now });
-    const idle = store.open(server);
-    const busy = store.open(server);
-    store.register(idle);
-    store.register(busy);
-    busy.inFlight = 1;
-    now = 2000;
-    store.sweep();
-    expect(store.get(idle.id)).toBeUndefined();
-    expect(store.get(busy.id)).toBe(busy);
-  });
-
-  it('ends a session whose handshake never completed after a minute idle', async () => {
-    let now = 0;
-    const store = createSessionStore({ idleMs: 30 * 60_000, maxSessions: 10, now: () => now });
-    const probe = store.open(server);
-    const client = store.open(server);
-    for (const session of [probe, client]) {
-      store.register(session);
-      await session.connection.receive({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      });
-    }
-    await client.connection.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    now = 2 * 60_000;
-    store.sweep();
-    expect(store.get(probe.id)).toBeUndefined();
-    expect(store.get(client.id)).toBe(client);
-  });
-
-  it('evicts the least recently used idle session when full, and refuses when all are busy', () => {
-    let now = 0;
-    const store = createSessionStore({ idleMs: 60_000, maxSessions: 2, now: () => now });
-    const first = store.open(server);
-    store.register(first);
-    now = 1;
-    const second = store.open(server);
-    store.register(second);
-    second.lastActive = 1;
-    const third = store.open(server);
-    expect(store.register(third)).toBe(true);
-    expect(store.get(first.id)).toBeUndefined();
-    second.inFlight = 1;
-    third.inFlight = 1;
-    expect(store.register(store.open(server))).toBe(false);
-    expect(store.size).toBe(2);
   });
 });
 

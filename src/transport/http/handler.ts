@@ -7,9 +7,9 @@
  * One endpoint serves every revision at once. A POST's body is parsed and
  * handed to the resolver (protocol/resolve.ts) once, with the headers and the
  * session it names (held here, or with shared state rebuilt from it first:
- * shared-sessions.ts); its decision picks the route: the stateless route for a
+ * sessions/shared.ts); its decision picks the route: the stateless route for a
  * 2026-07-28 request (stateless-route.ts), the session routes for the
- * revisions that start with initialize (session-routes.ts: sessions, their
+ * revisions that start with initialize (sessions/routes.ts: sessions, their
  * GET stream, DELETE), or the answer the resolver already wrote. GET and
  * DELETE without a session are 405.
  *
@@ -34,9 +34,9 @@ import type { HttpHandler, HttpOptions } from './options.js';
 import { createHostCheck, createOriginCheck } from './origin.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, withDirectReply } from './request.js';
 import { createSessionLookup } from './session-lookup.js';
-import { createSessionRoutes } from './session-routes.js';
-import { createSessionStore, type Session } from './sessions.js';
-import { createSharedSessions } from './shared-sessions.js';
+import { createSessionRoutes } from './sessions/routes.js';
+import { createSharedSessions } from './sessions/shared.js';
+import { createSessionStore, type Session } from './sessions/store.js';
 import { createStatelessRoute } from './stateless-route.js';
 import { createStreamCaps } from './stream-caps.js';
 import { fromWebRequest, toWebResponse } from './web.js';

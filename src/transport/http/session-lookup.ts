@@ -1,6 +1,6 @@
 /**
  * Finding the session a request names, and ending one on DELETE: from this
- * handler's store, or with shared state (shared-sessions.ts) from the record
+ * handler's store, or with shared state (sessions/shared.ts) from the record
  * other replicas see, rebuilt here first. Under OAuth a session belongs to
  * the caller that opened it (its token's client and subject: principalId):
  * to anyone else it does not exist (404),
@@ -11,8 +11,8 @@ import { type Logger, type Principal, principalId } from '../../server/index.js'
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { HEADER } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
-import type { Session, SessionStore } from './sessions.js';
-import { messageOf, type SharedSessions } from './shared-sessions.js';
+import { messageOf, type SharedSessions } from './sessions/shared.js';
+import type { Session, SessionStore } from './sessions/store.js';
 
 type Reply = HttpReply | Promise<HttpReply>;
 

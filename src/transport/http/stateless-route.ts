@@ -13,7 +13,7 @@ import { Rejections, reject } from './errors.js';
 import { createExchange } from './exchange.js';
 import type { Acceptable } from './headers.js';
 import type { HttpReply, HttpRequest } from './request.js';
-import type { RouteContext } from './session-routes.js';
+import type { RouteContext } from './sessions/routes.js';
 
 /** The stateless route, and the connections it has in flight (so close() can end listen requests). */
 export interface StatelessRoute {

@@ -11,10 +11,10 @@
  * ended id is answered with 404, after which the client starts a new session.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcOutgoing, RequestId } from '../../jsonrpc/messages.js';
-import type { Connection, Server } from '../../server/index.js';
-import type { Exchange } from './exchange.js';
-import type { SseStream } from './sse.js';
+import type { JsonRpcOutgoing, RequestId } from '../../../jsonrpc/messages.js';
+import type { Connection, Peer, Server, SessionSnapshot } from '../../../server/index.js';
+import type { Exchange } from '../exchange.js';
+import type { SseStream } from '../sse.js';
 
 /** Messages kept for a session while it has no GET stream. */
 const BACKLOG_LIMIT = 100;
@@ -56,7 +56,7 @@ export interface SessionStoreOptions {
   now?: () => number;
   /**
    * Keep what is sent while no GET stream is open, for the next one. Default
-   * true; false when sessions are shared by replicas (shared-sessions.ts):
+   * true; false when sessions are shared by replicas (shared.ts):
    * the next GET stream may open on a replica that already delivered it.
    */
   backlog?: boolean;
@@ -66,9 +66,10 @@ export interface SessionStoreOptions {
 export interface SessionStore {
   /**
    * Opens a session that is not yet reachable by id (until {@link SessionStore.register}),
-   * under a new id, or under `id` when rebuilding a shared session.
+   * under a new id, or under `id` when restoring a shared session from its
+   * snapshot (`restore`, which throws a TypeError when the snapshot is refused).
    */
-  open(server: Server, id?: string): Session;
+  open(server: Server, id?: string, restore?: SessionSnapshot): Session;
   /** Makes a session reachable by its id; false when the store is full of busy sessions. */
   register(session: Session): boolean;
   get(id: string): Session | undefined;
@@ -89,6 +90,7 @@ function idle(session: Session): boolean {
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Session>();
+  const keepBacklog = options.backlog !== false;
 
   function endSession(session: Session): void {
     sessions.delete(session.id);
@@ -98,54 +100,17 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   }
 
   return {
-    open(server, id) {
-      const backlog: JsonRpcOutgoing[] = [];
-      const session: Session = {
-        id: id ?? randomUUID(),
-        stream: undefined,
-        inFlight: 0,
-        exchanges: new Map(),
-        lastActive: now(),
-        backlog,
-        connection: server.connect({
-          carriesRequests: true,
-          send(message, relatedTo) {
-            // A request's own notifications go on its answer (2025-06-18
-            // basic/transports §Sending Messages to the Server); everything a
-            // legacy session sends unprompted belongs on the GET stream
-            // (§Listening for Messages from the Server).
-            const exchange = relatedTo === undefined ? undefined : session.exchanges.get(relatedTo);
-            if (exchange && 'method' in message) return exchange.notify(message);
-            if (session.stream?.open) return session.stream.send(message);
-            if (options.backlog === false) return;
-            if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
-            backlog.push(message);
-          },
-          // A question goes on the answer of the request that asks, which then waits on the client.
-          hold(relatedTo) {
-            const exchange = session.exchanges.get(relatedTo);
-            return exchange ? exchange.hold() : 'The request that asks has no answer to carry a question';
-          },
-        }),
-      };
-      return session;
-    },
+    open: (server, id, restore) => openSession(server, id ?? randomUUID(), now(), keepBacklog, restore),
     register(session) {
       if (sessions.size >= options.maxSessions) {
-        // The least recently active idle session, in one pass without copying the table.
-        let evictable: Session | undefined;
-        for (const candidate of sessions.values()) {
-          if (idle(candidate) && (evictable === undefined || candidate.lastActive < evictable.lastActive)) evictable = candidate;
-        }
+        const evictable = leastRecentIdle(sessions);
         if (!evictable) return false;
         endSession(evictable);
       }
       sessions.set(session.id, session);
       return true;
     },
-    get(id) {
-      return sessions.get(id);
-    },
+    get: (id) => sessions.get(id),
     end(id) {
       const session = sessions.get(id);
       if (!session) return false;
@@ -161,13 +126,55 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         if (session.lastActive < limit) endSession(session);
       }
     },
-    all() {
-      return [...sessions.values()];
-    },
+    all: () => [...sessions.values()],
     get size() {
       return sessions.size;
     },
   };
+}
+
+/** The least recently active idle session, in one pass without copying the table. */
+function leastRecentIdle(sessions: Map<string, Session>): Session | undefined {
+  let evictable: Session | undefined;
+  for (const candidate of sessions.values()) {
+    if (idle(candidate) && (evictable === undefined || candidate.lastActive < evictable.lastActive)) evictable = candidate;
+  }
+  return evictable;
+}
+
+/** A session and its connection, whose peer sends where the session's messages belong. */
+function openSession(server: Server, id: string, now: number, keepBacklog: boolean, restore: SessionSnapshot | undefined): Session {
+  const backlog: JsonRpcOutgoing[] = [];
+  const peer: Peer = {
+    carriesRequests: true,
+    send(message, relatedTo) {
+      // A request's own notifications go on its answer (2025-06-18
+      // basic/transports §Sending Messages to the Server); everything a
+      // legacy session sends unprompted belongs on the GET stream
+      // (§Listening for Messages from the Server).
+      const exchange = relatedTo === undefined ? undefined : session.exchanges.get(relatedTo);
+      if (exchange && 'method' in message) return exchange.notify(message);
+      if (session.stream?.open) return session.stream.send(message);
+      if (!keepBacklog) return;
+      if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
+      backlog.push(message);
+    },
+    // A question goes on the answer of the request that asks, which then waits on the client.
+    hold(relatedTo) {
+      const exchange = session.exchanges.get(relatedTo);
+      return exchange ? exchange.hold() : 'The request that asks has no answer to carry a question';
+    },
+  };
+  const session: Session = {
+    id,
+    stream: undefined,
+    inFlight: 0,
+    exchanges: new Map(),
+    lastActive: now,
+    backlog,
+    connection: server.connect(peer, restore ? { restore } : undefined),
+  };
+  return session;
 }
 
 /** Moves the messages held while no GET stream was open onto the new stream. */
