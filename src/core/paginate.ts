@@ -8,8 +8,8 @@
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
-import { digestText } from './digest.js';
-import { trimEndOf } from './trim.js';
+import { digestText } from '../util/digest.js';
+import { trimEndOf } from '../util/trim.js';
 
 /** One page of a list. Pages may be shared between requests: never mutate one. */
 export interface Page<T> {
