@@ -174,8 +174,8 @@ describe('layering', () => {
     const owners: Record<string, string> = {
       'jsonrpc/encoded.ts': 'the derived forms of one encoded value, by the deriving function',
       'protocol/rev2026-07-28/index.ts': "an encoded result's envelope per server, itself kept with the result",
-      'core/paginate.ts': 'the version of each list a provider hands out (until catalogues carry a content digest)',
-      'core/audience.ts': "each audience set's view of a list a provider hands out, kept with the list as the pager's versions are",
+      'core/paginate.ts': "each list's version (its content digest), by the list: never changed once handed over, collected with it",
+      'core/audience.ts': "each audience set's view of a list or an item, kept with it as the pager's versions are",
     };
     const holders = files(SRC)
       .filter((path) => /\bnew Weak(Map|Set)\b/.test(readFileSync(path, 'utf8')))
