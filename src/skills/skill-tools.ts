@@ -1,6 +1,6 @@
 /**
  * A skills folder as two tools, for hosts that call tools but show no prompts
- * or resources (SPEC-ADDENDUM §2: ChatGPT, Codex, Windsurf, JetBrains AI
+ * or resources (DESIGN.md, Skills served four ways: ChatGPT, Codex, Windsurf, JetBrains AI
  * Assistant): `load_skill`, whose description lists the skills, so that the
  * model loads one when a task matches it (the way Agent Skills are meant to
  * be used), and `read_skill_file`, for the files a loaded skill names.
