@@ -51,9 +51,6 @@ export type {
   Tool,
   ToolAnnotations,
 } from './core/model.js';
-// Printing untrusted text
-export type { EscapeOptions } from './core/printable.js';
-export { escapeControls, escapeJsonControls } from './core/printable.js';
 export type {
   LivePrompts,
   PromptArgs,
@@ -87,14 +84,17 @@ export type { StandardSchema, ToolSchema } from './core/tool-schema.js';
 export type { LiveTools, ToolDefinition, ToolDefinitionInput, ToolOutput, ToolProvider } from './core/tools.js';
 // Tools
 export { combineTools, defineTool, liveTools, staticTools } from './core/tools.js';
-export type { UriTemplate } from './core/uri-template.js';
-export { parseUriTemplate } from './core/uri-template.js';
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';
 // Protocol facts
 export { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './protocol/index.js';
 export type { CloseReason, Connection, ConnectOptions, Peer, Server, ServerLimits, ServerOptions, SessionSnapshot } from './server/index.js';
 // Server
 export { createServer, DEFAULT_LIMITS } from './server/index.js';
+// Printing untrusted text
+export type { EscapeOptions } from './util/printable.js';
+export { escapeControls, escapeJsonControls } from './util/printable.js';
+export type { UriTemplate } from './util/uri-template.js';
+export { parseUriTemplate } from './util/uri-template.js';
 
 // Not exported: the engine, the revision adapters and the connection
 // internals. They are the seam between layers, not a stable API.

@@ -68,7 +68,11 @@ function partsOf(item: object): readonly object[] | undefined {
   return Array.isArray(parts) ? parts : undefined;
 }
 
-/** Views kept per list; past this many audience sets the oldest is dropped (and rebuilt if asked again). */
+/**
+ * Views kept per list; past this many audience sets the oldest is dropped (and rebuilt if asked again).
+ * Keyed by the list itself, in a WeakMap, as the pager keeps versions (paginate.ts): a view is
+ * derived from the list's content alone, which never changes once handed over, and goes with it.
+ */
 const MAX_VIEWS = 64;
 /** Per list: its views by audience set, or null when every caller sees it whole. */
 const views = new WeakMap<readonly object[], Map<string, readonly object[]> | null>();

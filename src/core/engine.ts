@@ -6,9 +6,9 @@
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../jsonrpc/errors.js';
+import { createEmitter } from '../util/emitter.js';
 import { audienceKey, mayUse, perCaller, viewOf, visibleTo } from './audience.js';
 import { cached, namedCatalogue } from './cached.js';
-import { createEmitter } from './changes.js';
 import type { Awaitable, Logger, OutputLimits, Principal, RequestContext } from './context.js';
 import { silentLogger, throwIfCancelled } from './context.js';
 import { isOutputLimitError } from './errors.js';

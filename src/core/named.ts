@@ -5,7 +5,7 @@
  * places rather than letting one silently shadow the other.
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
-import { createEmitter } from './changes.js';
+import { createEmitter } from '../util/emitter.js';
 import type { Awaitable } from './context.js';
 
 /** A set of definitions: the listing entries in order, and each definition by name. */

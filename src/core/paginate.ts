@@ -8,8 +8,8 @@
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
-import { digestText } from './digest.js';
-import { trimEndOf } from './trim.js';
+import { digestText } from '../util/digest.js';
+import { trimEndOf } from '../util/trim.js';
 
 /** One page of a list. Pages may be shared between requests: never mutate one. */
 export interface Page<T> {
@@ -74,7 +74,7 @@ interface Kept {
  * Pagination that survives the list being replaced (a live reload) while a
  * client pages through it, and that replicas agree on. Each distinct list (by
  * identity: a catalogue hands out the same array until it changes) gets a
- * version, the digest of its JSON text (digest.ts), computed once per array;
+ * version, the digest of its JSON text (util/digest.ts), computed once per array;
  * the cursor carries version and offset. Every process serving equal content
  * therefore mints and accepts the same cursors, so a client round-robined
  * across replicas pages through one listing. The last `keep` versions stay
@@ -87,6 +87,13 @@ interface Kept {
  * {@link Encoded} page, so what a protocol derives from it (its wire form,
  * that form's text) is made once. The list itself must not be mutated once paged: a changed
  * list is a new array.
+ *
+ * The versions are kept by the list, in a WeakMap, so one goes when its list
+ * does. The lists are the engine's copies of provider catalogues (cached.ts),
+ * audience views (audience.ts) and listings a provider returns whole
+ * (`listFor`, `readDirectory`, whose contracts say a returned array never
+ * changes); a digest per request instead would cost the list path what this
+ * saves.
  */
 export function createPager(pageSize: number, keep = 8): Pager {
   const versions = new WeakMap<object, string>();

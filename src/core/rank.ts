@@ -108,12 +108,30 @@ export interface CompletionIndex {
   complete(partial: string, limit?: number): Completion;
 }
 
-/** Builds a {@link CompletionIndex} once for a list of values. */
-export function createCompletionIndex(values: readonly string[]): CompletionIndex {
+/**
+ * What an index keeps of its list, built once; the query functions below take
+ * it as their first argument.
+ */
+interface ListState {
+  readonly source: readonly string[];
+  readonly lower: readonly string[];
+  /**
+   * Positions into `source`, ordered by lower-cased value; ties keep source
+   * order. A typed array, so that a run of them sorts back into source order
+   * natively.
+   */
+  readonly sorted: Uint32Array;
+  /**
+   * Built on the first query that needs one, per gram length: most lists
+   * never fall through to a substring search, and those that do may only
+   * ever see keys of one length.
+   */
+  readonly grams: (GramIndex | undefined)[];
+}
+
+function listState(values: readonly string[]): ListState {
   const source = [...values];
   const lower = source.map((value) => value.toLowerCase());
-  // Positions into `source`, ordered by lower-cased value; ties keep source order.
-  // A typed array, so that a run of them sorts back into source order natively.
   const sorted = Uint32Array.from(
     lower
       .map((_, i) => i)
@@ -123,115 +141,138 @@ export function createCompletionIndex(values: readonly string[]): CompletionInde
         return x < y ? -1 : x > y ? 1 : a - b;
       }),
   );
-  /** The source values at the first `count` of `positions`. */
-  function valuesAt(positions: ArrayLike<number>, count: number): string[] {
-    const values: string[] = [];
-    for (let k = 0; k < count && k < positions.length; k++) values.push(source[positions[k] as number] as string);
-    return values;
-  }
+  return { source, lower, sorted, grams: [] };
+}
 
-  // Built on the first query that needs one, per gram length: most lists
-  // never fall through to a substring search, and those that do may only
-  // ever see keys of one length.
-  const grams: (GramIndex | undefined)[] = [];
+/** The source values at the first `count` of `positions`. */
+function valuesAt(state: ListState, positions: ArrayLike<number>, count: number): string[] {
+  const values: string[] = [];
+  for (let k = 0; k < count && k < positions.length; k++) values.push(state.source[positions[k] as number] as string);
+  return values;
+}
 
-  /**
-   * Pushes onto `out`, in source order, the values that hold `key` anywhere
-   * but at their start, stopping at `wanted`. Candidates are the postings
-   * of the key's sparsest gram, narrowed to those also in the next sparsest,
-   * so the cost follows those buckets, not the length of the list.
-   */
-  function collectSubstrings(key: string, wanted: number, out: number[]): void {
-    const n = Math.min(key.length, 3) as 1 | 2 | 3;
-    const index = (grams[n] ??= buildGramIndex(lower, n));
-    const { starts, positions } = index;
-    // The two smallest distinct buckets among the key's grams.
-    let best = -1;
-    let next = -1;
-    for (let at = 0; at + n <= key.length; at++) {
-      const b = gramHash(key, at, n, index.shift);
-      if (b === best || b === next) continue;
-      if (best < 0 || bucketSize(index, b) < bucketSize(index, best)) {
-        next = best;
-        best = b;
-      } else if (next < 0 || bucketSize(index, b) < bucketSize(index, next)) {
-        next = b;
-      }
-    }
-    let other = next < 0 ? 0 : (starts[next] as number);
-    const otherEnd = next < 0 ? 0 : (starts[next + 1] as number);
-    const end = starts[best + 1] as number;
-    for (let k = starts[best] as number; k < end && out.length < wanted; k++) {
-      const i = positions[k] as number;
-      if (next >= 0) {
-        // Both postings ascend, so one forward walk intersects them.
-        while (other < otherEnd && (positions[other] as number) < i) other++;
-        if (other === otherEnd) break;
-        if (positions[other] !== i) continue;
-      }
-      if ((lower[i] as string).indexOf(key) > 0) out.push(i);
+/**
+ * Pushes onto `out`, in source order, the values that hold `key` anywhere
+ * but at their start, stopping at `wanted`. Candidates are the postings
+ * of the key's sparsest gram, narrowed to those also in the next sparsest,
+ * so the cost follows those buckets, not the length of the list.
+ */
+function collectSubstrings(state: ListState, key: string, wanted: number, out: number[]): void {
+  const { lower } = state;
+  const n = Math.min(key.length, 3) as 1 | 2 | 3;
+  const index = (state.grams[n] ??= buildGramIndex(lower, n));
+  const { starts, positions } = index;
+  // The two smallest distinct buckets among the key's grams.
+  let best = -1;
+  let next = -1;
+  for (let at = 0; at + n <= key.length; at++) {
+    const b = gramHash(key, at, n, index.shift);
+    if (b === best || b === next) continue;
+    if (best < 0 || bucketSize(index, b) < bucketSize(index, best)) {
+      next = best;
+      best = b;
+    } else if (next < 0 || bucketSize(index, b) < bucketSize(index, next)) {
+      next = b;
     }
   }
-
-  function lowerBound(key: string): number {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((lower[sorted[mid] as number] as string) < key) lo = mid + 1;
-      else hi = mid;
+  let other = next < 0 ? 0 : (starts[next] as number);
+  const otherEnd = next < 0 ? 0 : (starts[next + 1] as number);
+  const end = starts[best + 1] as number;
+  for (let k = starts[best] as number; k < end && out.length < wanted; k++) {
+    const i = positions[k] as number;
+    if (next >= 0) {
+      // Both postings ascend, so one forward walk intersects them.
+      while (other < otherEnd && (positions[other] as number) < i) other++;
+      if (other === otherEnd) break;
+      if (positions[other] !== i) continue;
     }
-    return lo;
+    if ((lower[i] as string).indexOf(key) > 0) out.push(i);
   }
+}
 
+function lowerBound(state: ListState, key: string): number {
+  const { lower, sorted } = state;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((lower[sorted[mid] as number] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The prefix group in source order, from the sorted copy: a logarithmic
+ * lookup plus the matches.
+ */
+function prefixMatches(state: ListState, key: string): Uint32Array {
+  const { lower, sorted } = state;
+  const start = lowerBound(state, key);
+  let end = start;
+  while (end < sorted.length && (lower[sorted[end] as number] as string).startsWith(key)) end++;
+  // Source order; a typed array sorts numerically without a comparator.
+  return sorted.slice(start, end).sort();
+}
+
+/** A long list's page: prefix, then substring matches from the postings, no fuzzy group. */
+function completeLong(state: ListState, key: string, prefix: Uint32Array, limit: number): Completion {
+  // Substrings only, and only until the page is full (one more tells hasMore).
+  const wanted = limit + 1 - prefix.length;
+  const substring: number[] = [];
+  collectSubstrings(state, key, wanted, substring);
+  const ranked = [...prefix, ...substring];
+  const cut = substring.length >= wanted;
+  const page: Completion = { values: valuesAt(state, ranked, limit), hasMore: cut };
+  // A cut scan leaves the total unknown; a full one counts every
+  // prefix and substring match (the fuzzy group is not ranked here).
+  if (!cut) page.total = ranked.length;
+  return page;
+}
+
+/** A short list's page: one scan for the substring and fuzzy groups, with the exact total. */
+function completeShort(state: ListState, key: string, prefix: Uint32Array, limit: number): Completion {
+  const { lower } = state;
+  const substring: number[] = [];
+  const fuzzy: number[] = [];
+  for (let i = 0; i < lower.length; i++) {
+    const candidate = lower[i] as string;
+    // At 0 it is in the prefix group already.
+    const at = candidate.indexOf(key);
+    if (at > 0) substring.push(i);
+    else if (at < 0 && isSubsequence(key, candidate)) fuzzy.push(i);
+  }
+  const ranked = [...prefix, ...substring, ...fuzzy];
   return {
-    size: source.length,
-    complete(partial, limit = MAX_COMPLETION_VALUES) {
-      if (partial === '') {
-        return { values: source.slice(0, limit), total: source.length, hasMore: source.length > limit };
-      }
-      const key = partial.toLowerCase();
-      const start = lowerBound(key);
-      let end = start;
-      while (end < sorted.length && (lower[sorted[end] as number] as string).startsWith(key)) end++;
-      const prefixCount = end - start;
-      // Source order; a typed array sorts numerically without a comparator.
-      const prefix = sorted.slice(start, end).sort();
-      if (prefixCount > limit) {
-        // More prefix matches than the page holds: the weaker groups are not
-        // scanned, so the exact total is unknown and only `hasMore` is set.
-        // Exactly a page of them falls through, since only the weaker groups
-        // can tell whether anything is left over.
-        return { values: valuesAt(prefix, limit), hasMore: true };
-      }
-      const substring: number[] = [];
-      if (lower.length > FUZZY_SCAN_LIMIT) {
-        // Substrings only, and only until the page is full (one more tells hasMore).
-        const wanted = limit + 1 - prefixCount;
-        collectSubstrings(key, wanted, substring);
-        const ranked = [...prefix, ...substring];
-        const cut = substring.length >= wanted;
-        const page: Completion = { values: valuesAt(ranked, limit), hasMore: cut };
-        // A cut scan leaves the total unknown; a full one counts every
-        // prefix and substring match (the fuzzy group is not ranked here).
-        if (!cut) page.total = ranked.length;
-        return page;
-      }
-      const fuzzy: number[] = [];
-      for (let i = 0; i < lower.length; i++) {
-        const candidate = lower[i] as string;
-        // At 0 it is in the prefix group already.
-        const at = candidate.indexOf(key);
-        if (at > 0) substring.push(i);
-        else if (at < 0 && isSubsequence(key, candidate)) fuzzy.push(i);
-      }
-      const ranked = [...prefix, ...substring, ...fuzzy];
-      return {
-        values: valuesAt(ranked, limit),
-        total: ranked.length,
-        hasMore: ranked.length > limit,
-      };
-    },
+    values: valuesAt(state, ranked, limit),
+    total: ranked.length,
+    hasMore: ranked.length > limit,
+  };
+}
+
+function complete(state: ListState, partial: string, limit: number): Completion {
+  const { source } = state;
+  if (partial === '') {
+    return { values: source.slice(0, limit), total: source.length, hasMore: source.length > limit };
+  }
+  const key = partial.toLowerCase();
+  const prefix = prefixMatches(state, key);
+  if (prefix.length > limit) {
+    // More prefix matches than the page holds: the weaker groups are not
+    // scanned, so the exact total is unknown and only `hasMore` is set.
+    // Exactly a page of them falls through, since only the weaker groups
+    // can tell whether anything is left over.
+    return { values: valuesAt(state, prefix, limit), hasMore: true };
+  }
+  return state.lower.length > FUZZY_SCAN_LIMIT ? completeLong(state, key, prefix, limit) : completeShort(state, key, prefix, limit);
+}
+
+/** Builds a {@link CompletionIndex} once for a list of values. */
+export function createCompletionIndex(values: readonly string[]): CompletionIndex {
+  const state = listState(values);
+  return {
+    size: state.source.length,
+    complete: (partial, limit = MAX_COMPLETION_VALUES) => complete(state, partial, limit),
   };
 }
 

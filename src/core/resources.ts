@@ -4,12 +4,12 @@
  * `staticResources`, `liveResources`).
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
-import { createEmitter } from './changes.js';
+import { createEmitter } from '../util/emitter.js';
+import { parseUriTemplate, type UriTemplate } from '../util/uri-template.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
 import type { Awaitable, Principal, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
 import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from './model.js';
-import { parseUriTemplate, type UriTemplate } from './uri-template.js';
 
 /** A change a resource provider reports. */
 export type ResourceEvent = { type: 'listChanged' } | { type: 'updated'; uri: string };

@@ -34,7 +34,10 @@ export interface SkillsProvider {
   /**
    * Direct children of a directory resource (`inode/directory`); undefined
    * when `uri` is not a directory this provider serves. Present only when
-   * the provider supports `resources/directory/read`.
+   * the provider supports `resources/directory/read`. The engine keeps the
+   * listing's version and audience views by the array (core/paginate.ts,
+   * core/audience.ts): return the same array while the listing is the same,
+   * and a new one, never an array changed in place, when it changes.
    */
   readDirectory?(uri: string): Awaitable<readonly Resource[] | undefined>;
   /** Present when skills can change. */

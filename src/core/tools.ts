@@ -27,8 +27,9 @@ export interface ToolProvider {
    * `list()` (a description that names what the caller may use), or
    * undefined when it does not: an answer made for the caller is marked as
    * such (2026-07-28: `cacheScope: "private"`). Return the same array for
-   * the same audiences (core/audience.ts): its pages are kept by it. The
-   * names must be those of `list()`.
+   * the same audiences (core/audience.ts): its pages are kept by it, so it
+   * must not change once returned (a change is a new array). The names must
+   * be those of `list()`.
    */
   listFor?(principal: Principal): Awaitable<readonly Tool[] | undefined>;
   call(name: string, args: Record<string, unknown>, ctx: RequestContext): Awaitable<CallToolResult>;

@@ -1,7 +1,5 @@
 export type { Logger, Principal } from '../core/context.js';
 export { principalId, silentLogger } from '../core/context.js';
-// A bounded debounce, for transports' own bursts (git webhooks).
-export { boundedDebounce } from '../core/debounce.js';
 export type { CloseReason, Connection } from './connection.js';
 export type { ConnectOptions, Server, ServerLimits, ServerOptions } from './create-server.js';
 export { createServer, DEFAULT_LIMITS } from './create-server.js';

@@ -8,7 +8,7 @@
 import { basename, join } from 'node:path';
 import { audienceOf, restrictTo } from '../core/audience.js';
 import type { Prompt } from '../core/model.js';
-import { trimOf } from '../core/trim.js';
+import { trimOf } from '../util/trim.js';
 import { declaredAudience, restrictSkill } from './audience.js';
 import { BuiltCatalogue, type Catalogue, type Served } from './catalogue-view.js';
 import type { CitationTargets } from './citations.js';

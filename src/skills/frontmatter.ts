@@ -10,7 +10,7 @@
  * for such a block.
  */
 import type * as Yaml from 'yaml';
-import { trimEndOf } from '../core/trim.js';
+import { trimEndOf } from '../util/trim.js';
 
 let yaml: typeof Yaml | undefined;
 

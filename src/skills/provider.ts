@@ -6,9 +6,7 @@
  */
 
 import { perCaller } from '../core/audience.js';
-import { createEmitter } from '../core/changes.js';
 import { type Logger, silentLogger } from '../core/context.js';
-import { boundedDebounce } from '../core/debounce.js';
 import { OutputLimitError, ResourceNotFoundError } from '../core/errors.js';
 import type { PromptResult } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
@@ -16,8 +14,10 @@ import type { ResourceEvent, ResourceProvider } from '../core/resources.js';
 import { toBase64 } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
 import type { ToolProvider } from '../core/tools.js';
-import { parseUriTemplate } from '../core/uri-template.js';
 import { ErrorCode, InvalidParamsError, ProtocolError } from '../jsonrpc/errors.js';
+import { boundedDebounce } from '../util/debounce.js';
+import { createEmitter } from '../util/emitter.js';
+import { parseUriTemplate } from '../util/uri-template.js';
 import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
 import { promptResultOf } from './entries.js';
 import { formatIssue } from './issues.js';

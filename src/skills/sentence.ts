@@ -13,7 +13,7 @@
  * between Node releases.
  */
 
-import { trimEndOf } from '../core/trim.js';
+import { trimEndOf } from '../util/trim.js';
 
 /** Characters that can end a sentence: ASCII, the ellipsis, and the CJK full-width forms. */
 const TERMINATORS = new Set(['.', '!', '?', '…', '。', '！', '？']);

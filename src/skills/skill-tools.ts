@@ -1,6 +1,6 @@
 /**
  * A skills folder as two tools, for hosts that call tools but show no prompts
- * or resources (SPEC-ADDENDUM §2: ChatGPT, Codex, Windsurf, JetBrains AI
+ * or resources (DESIGN.md, Skills served four ways: ChatGPT, Codex, Windsurf, JetBrains AI
  * Assistant): `load_skill`, whose description lists the skills, so that the
  * model loads one when a task matches it (the way Agent Skills are meant to
  * be used), and `read_skill_file`, for the files a loaded skill names.
@@ -10,13 +10,14 @@
  * `read_skill_file` reads the file's `skill://` URI through the folder's
  * resource read, with its confinement, limits and digest check.
  */
-import { createEmitter } from '../core/changes.js';
+
 import type { Awaitable, RequestContext } from '../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../core/errors.js';
 import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult } from '../core/model.js';
 import { isMissing, lacksArguments, requiredArguments } from '../core/prompt-arguments.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../core/tools.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
+import { createEmitter } from '../util/emitter.js';
 import type { Catalogue } from './catalogue-view.js';
 import type { DirectoryEntry, SkillDirectory } from './skill-directory.js';
 import { fileList, searchAnswer, unknownFile, unknownSkill } from './skill-listing.js';

@@ -1,6 +1,6 @@
 /**
  * The Agent Skills format rules the loader and `skillport check` apply
- * (agentskills.io specification, as summarised in DESIGN.md): lenient on
+ * (the Agent Skills specification, agentskills.io/specification): lenient on
  * load, strict in the report.
  */
 import { audienceIssue, declaredAudience } from './audience.js';

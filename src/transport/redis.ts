@@ -13,8 +13,9 @@
  * may carry a password: it is never logged.
  */
 import { randomUUID } from 'node:crypto';
+import type { createClient } from 'redis';
 import type { Logger } from '../server/index.js';
-import { createRedisHealth, redactSecrets } from './redis-health.js';
+import { createRedisHealth, type RedisHealth, redactSecrets } from './redis-health.js';
 import type { SharedState } from './shared-state.js';
 
 /** How long the first connection may take before {@link connectRedis} gives up. */
@@ -43,44 +44,49 @@ function decoded(text: string): string {
   }
 }
 
-/** Connects to Redis at `url` (`redis://` or `rediss://`) and returns the shared state over it. */
-export async function connectRedis(url: string, options: RedisOptions = {}): Promise<SharedState> {
-  let where: string;
-  let secrets: string[];
+/** Where `url` points, for messages, and the forms of its password that messages must never show. */
+function parseRedisUrl(url: string): { where: string; secrets: string[] } {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new TypeError(parsed.protocol);
     // Named in messages without its credentials.
-    where = parsed.host;
-    secrets = [parsed.password, decoded(parsed.password)];
+    return { where: parsed.host, secrets: [parsed.password, decoded(parsed.password)] };
   } catch {
     throw new TypeError('the Redis URL must look like redis://[user:password@]host:port[/db] (or rediss:// for TLS)');
   }
-  const timeoutMs = options.commandTimeoutMs ?? 1000;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError('commandTimeoutMs must be a positive integer');
-  const { createClient } = await import('redis');
-  const prefix = options.prefix ?? 'skillport:';
-  const logger = options.logger;
-  const settings = {
-    url,
-    disableOfflineQueue: true,
-    // Bounded backoff: reconnect quickly after a Redis restart, never give up.
-    socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-  };
-  const commands = createClient(settings);
-  const subscriber = createClient(settings);
-  const health = createRedisHealth({ where, secrets, timeoutMs, logger, probe: () => commands.ping() });
-  const run = health.run;
-  // Without an error listener node-redis would throw on a dropped connection; the outage is logged once.
-  for (const [name, client] of [
-    ['commands', commands],
-    ['subscriber', subscriber],
-  ] as const) {
-    client.on('error', (error: unknown) => health.failed(name, error));
-    client.on('ready', () => health.ready(name));
+}
+
+type RedisClient = ReturnType<typeof createClient>;
+
+/** What the shared state over one Redis works with, once both connections are up. */
+interface RedisLink {
+  commands: RedisClient;
+  subscriber: RedisClient;
+  health: RedisHealth;
+  prefix: string;
+  secrets: string[];
+  timeoutMs: number;
+  logger: Logger | undefined;
+}
+
+/** Drops the connections without waiting for answers (a stalled Redis sends none). */
+function destroyClients(clients: readonly RedisClient[]): void {
+  for (const client of clients) {
+    try {
+      client.destroy();
+    } catch {
+      // Never connected, or already gone: nothing to destroy.
+    }
   }
-  // node-redis retries the first connection forever; a server that cannot reach Redis at start
-  // says so and stops instead of hanging (later outages are retried, and /readyz reports them).
+}
+
+/**
+ * Opens both connections. node-redis retries the first connection forever; a
+ * server that cannot reach Redis at start says so and stops instead of hanging
+ * (later outages are retried, and /readyz reports them).
+ */
+async function connectClients(link: RedisLink, where: string): Promise<void> {
+  const { commands, subscriber, health, secrets } = link;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await Promise.race([
@@ -91,21 +97,48 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
     ]);
   } catch (error) {
     health.close();
-    for (const client of [commands, subscriber]) {
-      try {
-        client.destroy();
-      } catch {
-        // Never connected: nothing to destroy.
-      }
-    }
+    destroyClients([commands, subscriber]);
     // What the CLI prints when it cannot start: Redis's words, without the password.
     throw new Error(redactSecrets(error instanceof Error ? error.message : String(error), secrets));
   } finally {
     clearTimeout(timer);
   }
+}
 
+/** Connects to Redis at `url` (`redis://` or `rediss://`) and returns the shared state over it. */
+export async function connectRedis(url: string, options: RedisOptions = {}): Promise<SharedState> {
+  const { where, secrets } = parseRedisUrl(url);
+  const timeoutMs = options.commandTimeoutMs ?? 1000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError('commandTimeoutMs must be a positive integer');
+  const { createClient } = await import('redis');
+  const settings = {
+    url,
+    disableOfflineQueue: true,
+    // Bounded backoff: reconnect quickly after a Redis restart, never give up.
+    socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+  };
+  const commands = createClient(settings);
+  const subscriber = createClient(settings);
+  const logger = options.logger;
+  const health = createRedisHealth({ where, secrets, timeoutMs, logger, probe: () => commands.ping() });
+  // Without an error listener node-redis would throw on a dropped connection; the outage is logged once.
+  for (const [name, client] of [
+    ['commands', commands],
+    ['subscriber', subscriber],
+  ] as const) {
+    client.on('error', (error: unknown) => health.failed(name, error));
+    client.on('ready', () => health.ready(name));
+  }
+  const link: RedisLink = { commands, subscriber, health, prefix: options.prefix ?? 'skillport:', secrets, timeoutMs, logger };
+  await connectClients(link, where);
+  return redisState(link);
+}
+
+/** The {@link SharedState} over connected clients: every command through the health's `run`. */
+function redisState(link: RedisLink): SharedState {
+  const { commands, subscriber, health, prefix, secrets, timeoutMs, logger } = link;
+  const run = health.run;
   const listeners = new Map<string, Set<(message: string) => void>>();
-
   return {
     replica: randomUUID(),
     async get(key) {
@@ -158,14 +191,7 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
       });
       const closed = await Promise.race([graceful, gave]);
       clearTimeout(timer);
-      if (closed) return;
-      for (const client of [commands, subscriber]) {
-        try {
-          client.destroy();
-        } catch {
-          // Already gone.
-        }
-      }
+      if (!closed) destroyClients([commands, subscriber]);
     },
   };
 }

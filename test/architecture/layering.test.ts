@@ -1,7 +1,8 @@
 /**
  * The layering of DESIGN.md, enforced: each layer imports only the layers
  * below it, the core knows no revision and no Node built-in, and a revision
- * folder imports only its declared base revision.
+ * folder imports only its declared base revision. util/ is the floor: every
+ * layer may use it, and it uses nothing of ours.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -64,10 +65,14 @@ function allowed(file: string, target: string): boolean {
     // A git source runs the git program and finds the user's cache folder.
     if (file.startsWith('skills/git/') && ['node:child_process', 'node:os'].includes(target)) return true;
     if (layer === 'skills') return ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
-    return !['core', 'jsonrpc', 'protocol', 'server'].includes(layer as string);
+    // util/ is below the core, so it is as free of Node as the core is.
+    return !['core', 'jsonrpc', 'protocol', 'server', 'util'].includes(layer as string);
   }
   if (!target.endsWith('.ts')) return false;
   const [to] = target.split('/');
+  // The generic helpers: anyone may use them; they stand alone, importing nothing of ours.
+  if (to === 'util') return layer !== 'util';
+  if (layer === 'util') return false;
   const sameFolder = dirname(file) === dirname(target);
   switch (layer) {
     case 'jsonrpc':
@@ -133,6 +138,11 @@ describe('layering', () => {
     expect(allowed('transport/stdio/serve-stdio.ts', 'transport/lifecycle.ts')).toBe(true);
     expect(allowed('skills/provider.ts', 'protocol/index.ts')).toBe(false);
     expect(allowed('cli/main.ts', 'skills/catalogue.ts')).toBe(false);
+    expect(allowed('transport/http/git-hook.ts', 'util/debounce.ts')).toBe(true);
+    expect(allowed('core/paginate.ts', 'util/digest.ts')).toBe(true);
+    expect(allowed('util/trim.ts', 'core/model.ts')).toBe(false);
+    expect(allowed('util/trim.ts', 'util/digest.ts')).toBe(false);
+    expect(allowed('util/debounce.ts', 'node:timers')).toBe(false);
   });
 
   it('lets only the list of revisions import a revision folder, and only the resolver read the 2026 _meta', () => {
@@ -146,7 +156,7 @@ describe('layering', () => {
 
   it('keeps revision strings out of the code of the core, the server and the transports', () => {
     const offenders = files(SRC)
-      .filter((path) => /\/(core|jsonrpc|server|transport|skills)\//.test(path))
+      .filter((path) => /\/(util|core|jsonrpc|server|transport|skills)\//.test(path))
       .filter((path) => {
         const code = readFileSync(path, 'utf8')
           .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -164,8 +174,8 @@ describe('layering', () => {
     const owners: Record<string, string> = {
       'jsonrpc/encoded.ts': 'the derived forms of one encoded value, by the deriving function',
       'protocol/rev2026-07-28/index.ts': "an encoded result's envelope per server, itself kept with the result",
-      'core/paginate.ts': 'the version of each list a provider hands out (until catalogues carry a content digest)',
-      'core/audience.ts': "each audience set's view of a list a provider hands out, kept with the list as the pager's versions are",
+      'core/paginate.ts': "each list's version (its content digest), by the list: never changed once handed over, collected with it",
+      'core/audience.ts': "each audience set's view of a list or an item, kept with it as the pager's versions are",
     };
     const holders = files(SRC)
       .filter((path) => /\bnew Weak(Map|Set)\b/.test(readFileSync(path, 'utf8')))

@@ -256,9 +256,9 @@ export const MUTANTS = [
   {
     id: 'escape-backslash',
     rule: 'escaped text decodes to exactly the text (a backslash before an escape is doubled)',
-    file: 'src/core/printable.ts',
+    file: 'src/util/printable.ts',
     find: '|\\\\(?=[\\\\nrtxu\\p{Cc}\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069])/gu;',
     replace: '/gu;',
-    tests: ['test/core/printable.test.ts'],
+    tests: ['test/util/printable.test.ts'],
   },
 ];

@@ -13,9 +13,10 @@
  *
  *   v1.<base64url(payload JSON)>.<base64url(mac)>
  */
-import { trimEndOf } from '../../core/trim.js';
+
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/messages.js';
+import { trimEndOf } from '../../util/trim.js';
 
 const PREFIX = 'v1.';
 const utf8 = new TextEncoder();

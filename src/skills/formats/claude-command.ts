@@ -4,7 +4,7 @@
  * argument `arguments` described by `argument-hint`; `$ARGUMENTS` and `$1`,
  * `$2`... are substituted.
  */
-import { trimEndOf } from '../../core/trim.js';
+import { trimEndOf } from '../../util/trim.js';
 import type { DeclaredArgument } from '../arguments.js';
 import { substituteClaude } from '../substitute.js';
 import type { PromptFormat } from './format.js';

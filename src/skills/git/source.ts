@@ -10,8 +10,8 @@
  */
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createEmitter } from '../../core/changes.js';
 import { silentLogger } from '../../core/context.js';
+import { createEmitter } from '../../util/emitter.js';
 import { buildCatalogue, type Catalogue, slugify } from '../catalogue.js';
 import { formatIssue, type Issue } from '../issues.js';
 import { type SkillsFolder, type SkillsFolderOptions, servedFolder } from '../provider.js';

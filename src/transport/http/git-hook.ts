@@ -18,7 +18,7 @@
  * endpoint's (`maxBufferedRouteBodyBytes`).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { boundedDebounce } from '../../server/index.js';
+import { boundedDebounce } from '../../util/debounce.js';
 import type { HttpRoute } from './options.js';
 import type { HeaderReader } from './request.js';
 

@@ -4,7 +4,7 @@
  * a burst that never pauses. Fake timers: no wall-clock time is measured.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { boundedDebounce } from '../../src/core/debounce.js';
+import { boundedDebounce } from '../../src/util/debounce.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

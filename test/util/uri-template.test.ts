@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUriTemplate } from '../../src/core/uri-template.js';
+import { parseUriTemplate } from '../../src/util/uri-template.js';
 
 describe('parseUriTemplate', () => {
   it('matches simple expressions within one path segment and decodes them', () => {

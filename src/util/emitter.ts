@@ -1,5 +1,6 @@
 /**
- * A minimal listener set: providers that can change use it to tell the server.
+ * A minimal listener set: providers that can change use it to tell the server,
+ * and a git source its new commits.
  */
 
 /** Something that can be watched for events of type `T`. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeControls, escapeJsonControls } from '../../src/core/printable.js';
+import { escapeControls, escapeJsonControls } from '../../src/util/printable.js';
 
 /** The reading escapeControls documents: `\\`, `\n` `\r` `\t` `\xHH` `\uHHHH`, any other backslash for itself. */
 function decode(text: string): string {
