@@ -14,7 +14,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth.ts',
     find: 'return timingSafeEqual(actual, expected) && match !== null;',
     replace: 'return match !== null;',
-    tests: ['test/reliability/http-security.test.ts', 'test/transport/http-handler.test.ts'],
+    tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
   },
   // DNS rebinding (2025-06-18 basic/transports §Security Warning: validate Origin).
   {
@@ -23,7 +23,7 @@ export const MUTANTS = [
     file: 'src/transport/http/origin.ts',
     find: "return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTNAMES.has(url.hostname);",
     replace: "return url.protocol === 'http:' || url.protocol === 'https:';",
-    tests: ['test/reliability/http-security.test.ts', 'test/transport/http-handler.test.ts'],
+    tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
   },
   {
     id: 'host-default',
@@ -31,7 +31,7 @@ export const MUTANTS = [
     file: 'src/transport/http/origin.ts',
     find: 'if (allowed === undefined) return (host) => LOOPBACK_HOSTNAMES.has(splitHost(host).hostname);',
     replace: 'if (allowed === undefined) return (host) => host.length >= 0;',
-    tests: ['test/reliability/http-security.test.ts', 'test/transport/http-handler.test.ts'],
+    tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
   },
   // Confinement of the served folder.
   {
@@ -49,7 +49,7 @@ export const MUTANTS = [
     file: 'src/core/audience.ts',
     find: 'return mine !== undefined && audience.some((a) => mine.includes(a));',
     replace: 'return mine !== undefined || audience.length >= 0;',
-    tests: ['test/auth/audiences.test.ts'],
+    tests: ['test/transport/http/auth/audiences.test.ts'],
   },
   // The git webhook's signatures (transport/http/git-hook.ts).
   {
@@ -75,7 +75,7 @@ export const MUTANTS = [
     file: 'src/protocol/rev2026-07-28/request-state.ts',
     find: "if (body === undefined || !mac || !(await crypto.subtle.verify('HMAC', await key, mac, utf8.encode(body)))) return refuse();",
     replace: 'if (body === undefined || !mac) return refuse();',
-    tests: ['test/protocol/request-state.test.ts', 'test/auth/request-state.test.ts'],
+    tests: ['test/protocol/request-state.test.ts', 'test/transport/http/auth/request-state.test.ts'],
   },
   // Git refs (skills/git/spec.ts): a ref starting with "-" would be read as an option.
   {
@@ -102,7 +102,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/oauth.ts',
     find: "if (token.length > MAX_TOKEN_LENGTH) throw new BadToken('the access token is too long');",
     replace: '',
-    tests: ['test/auth/introspection.test.ts', 'test/auth/refusals.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts', 'test/transport/http/auth/refusals.test.ts'],
   },
   {
     id: 'oauth-anonymous-token',
@@ -110,7 +110,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/oauth.ts',
     find: "if (subject === undefined && client === undefined) throw new BadToken('the access token names neither a subject nor a client');",
     replace: '',
-    tests: ['test/auth/sessions.test.ts'],
+    tests: ['test/transport/http/auth/sessions.test.ts'],
   },
   {
     id: 'introspection-cache-exp',
@@ -118,7 +118,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/introspection.ts',
     find: 'const until = Math.min(now + options.cacheMs, exp);',
     replace: 'const until = now + options.cacheMs + 0 * exp;',
-    tests: ['test/auth/introspection.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'introspection-cache-forever',
@@ -126,7 +126,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/introspection.ts',
     find: 'if (known && known.until > now) return known.claims;',
     replace: 'if (known) return known.claims;',
-    tests: ['test/auth/introspection.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'introspection-in-flight',
@@ -134,7 +134,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/introspection.ts',
     find: 'if (asking.size >= options.maxInFlight)',
     replace: 'if (asking.size < 0)',
-    tests: ['test/auth/introspection.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'discovery-issuer',
@@ -142,7 +142,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/discovery.ts',
     find: 'if (!isMetadata(document) || document.issuer !== issuer)',
     replace: 'if (!isMetadata(document))',
-    tests: ['test/auth/discovery.test.ts'],
+    tests: ['test/transport/http/auth/discovery.test.ts'],
   },
   {
     id: 'principal-client',
@@ -150,7 +150,7 @@ export const MUTANTS = [
     file: 'src/core/context.ts',
     find: 'JSON.stringify([principal.client ?? null, principal.subject ?? null])',
     replace: 'JSON.stringify([principal.subject ?? null])',
-    tests: ['test/auth/sessions.test.ts', 'test/auth/request-state.test.ts'],
+    tests: ['test/transport/http/auth/sessions.test.ts', 'test/transport/http/auth/request-state.test.ts'],
   },
   {
     id: 'session-owner',
@@ -158,7 +158,7 @@ export const MUTANTS = [
     file: 'src/transport/http/session-lookup.ts',
     find: 'then(session && session.owner !== caller ? undefined : session)',
     replace: 'then(session)',
-    tests: ['test/auth/sessions.test.ts'],
+    tests: ['test/transport/http/auth/sessions.test.ts'],
   },
   {
     id: 'cache-scope-private',
@@ -166,7 +166,7 @@ export const MUTANTS = [
     file: 'src/protocol/rev2026-07-28/index.ts',
     find: "wire.cacheScope = forCaller ? 'private' : server.cache.cacheScope;",
     replace: 'wire.cacheScope = server.cache.cacheScope;',
-    tests: ['test/auth/cache-scope.test.ts'],
+    tests: ['test/transport/http/auth/cache-scope.test.ts'],
   },
   // Git sources (skills/git/).
   {

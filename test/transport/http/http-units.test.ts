@@ -4,13 +4,13 @@
  * session store's expiry and eviction, and the SSE writer's framing.
  */
 import { describe, expect, it } from 'vitest';
-import { createServer, staticPrompts } from '../../src/index.js';
-import { readMetadataHeader } from '../../src/protocol/rev2026-07-28/http.js';
-import { createTokenCheck, metadataUrl } from '../../src/transport/http/auth.js';
-import { parseAccept } from '../../src/transport/http/headers.js';
-import { createHostCheck, createOriginCheck } from '../../src/transport/http/origin.js';
-import { createSessionStore } from '../../src/transport/http/sessions.js';
-import { createSseStream } from '../../src/transport/http/sse.js';
+import { createServer, staticPrompts } from '../../../src/index.js';
+import { readMetadataHeader } from '../../../src/protocol/rev2026-07-28/http.js';
+import { createTokenCheck, metadataUrl } from '../../../src/transport/http/auth.js';
+import { parseAccept } from '../../../src/transport/http/headers.js';
+import { createHostCheck, createOriginCheck } from '../../../src/transport/http/origin.js';
+import { createSessionStore } from '../../../src/transport/http/sessions.js';
+import { createSseStream } from '../../../src/transport/http/sse.js';
 
 function header(value: string): ReturnType<typeof readMetadataHeader> {
   return readMetadataHeader(new Headers({ 'Mcp-Name': value }), 'Mcp-Name');
