@@ -7,11 +7,11 @@
  * whichever test is better, and hides the other.
  */
 export const MUTANTS = [
-  // Static bearer token (transport/http/auth.ts).
+  // Static bearer token (transport/http/auth/static-token.ts).
   {
     id: 'token-compare',
     rule: 'a static token must equal the configured one',
-    file: 'src/transport/http/auth.ts',
+    file: 'src/transport/http/auth/static-token.ts',
     find: 'return timingSafeEqual(actual, expected) && match !== null;',
     replace: 'return match !== null;',
     tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
@@ -107,10 +107,43 @@ export const MUTANTS = [
   {
     id: 'oauth-anonymous-token',
     rule: 'a token naming neither a subject nor a client is refused',
-    file: 'src/transport/http/auth/oauth.ts',
+    file: 'src/transport/http/auth/claims.ts',
     find: "if (subject === undefined && client === undefined) throw new BadToken('the access token names neither a subject nor a client');",
     replace: '',
     tests: ['test/transport/http/auth/sessions.test.ts'],
+  },
+  // The claim rules, written once for JWTs and introspection answers (auth/claims.ts).
+  {
+    id: 'claims-issuer',
+    rule: "a token's issuer, when it names one, must be the configured one",
+    file: 'src/transport/http/auth/claims.ts',
+    find: '(claims, { issuer }) => (claims.iss !== undefined && claims.iss !== issuer ? ISSUER : undefined),',
+    replace: "(claims, { issuer }) => (claims.iss !== undefined && issuer === '' ? ISSUER : undefined),",
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
+  },
+  {
+    id: 'claims-audience',
+    rule: 'a token must name this server as its audience (RFC 8707)',
+    file: 'src/transport/http/auth/claims.ts',
+    find: '(claims, { audience }) => (audiences(claims.aud).includes(audience) ? undefined : RESOURCE),',
+    replace: '(claims, { audience }) => (audiences(claims.aud).length >= 0 || audience ? undefined : RESOURCE),',
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
+  },
+  {
+    id: 'claims-expiry',
+    rule: 'a token past its exp (beyond the leeway) is refused',
+    file: 'src/transport/http/auth/claims.ts',
+    find: 'claims.exp <= now - leewaySeconds ?',
+    replace: 'claims.exp <= now - leewaySeconds - 1e12 ?',
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
+  },
+  {
+    id: 'claims-not-before',
+    rule: 'a token before its nbf (beyond the leeway) is refused',
+    file: 'src/transport/http/auth/claims.ts',
+    find: 'claims.nbf > now + leewaySeconds ?',
+    replace: 'claims.nbf > now + leewaySeconds + 1e12 ?',
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'introspection-cache-exp',

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createServer, staticPrompts } from '../../../src/index.js';
 import { readMetadataHeader } from '../../../src/protocol/rev2026-07-28/http.js';
-import { createTokenCheck, metadataUrl } from '../../../src/transport/http/auth.js';
+import { metadataUrl } from '../../../src/transport/http/auth/metadata.js';
+import { createTokenCheck } from '../../../src/transport/http/auth/static-token.js';
 import { parseAccept } from '../../../src/transport/http/headers.js';
 import { createHostCheck, createOriginCheck } from '../../../src/transport/http/origin.js';
 import { createSessionStore } from '../../../src/transport/http/sessions.js';
