@@ -167,6 +167,26 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('gives the HTTP handler one public seam: no hidden path, both adapters call its reply', () => {
+    // Issue 21: the node adapter once reached the handler through a hidden symbol. Now
+    // HttpHandler.reply is the one entry: web.ts makes the handler's fetch over it, node.ts
+    // calls it (while fetch is the handler's own: web.ts replyOf), and neither imports more.
+    const code = (path: string): string =>
+      readFileSync(path, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
+    const http = files(join(SRC, 'transport/http'));
+    const hidden = http.filter((path) => /\bSymbol\(|\bdefineProperty\(/.test(code(path))).map((path) => relative(SRC, path));
+    expect(hidden).toEqual([]);
+    for (const adapter of ['transport/http/node.ts', 'transport/http/web.ts']) {
+      const reached = ALL.filter((i) => i.file === adapter && i.target.startsWith('transport/http/')).map((i) => i.target);
+      const allowed = ['request.ts', 'web.ts', 'options.ts', 'errors.ts', 'node-body.ts', 'node-fetch.ts'].map((name) => `transport/http/${name}`);
+      expect(reached.filter((target) => !allowed.includes(target))).toEqual([]);
+    }
+    expect(code(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);
+    expect(code(join(SRC, 'transport/http/web.ts'))).toMatch(/\breply\(adapted\)/);
+  });
+
   it('keeps caches keyed by identity to the encoded values and the places that own their keys', () => {
     // An identity cache across layers is a contract no type shows (issue 11):
     // values shared between requests are Encoded (jsonrpc/encoded.ts) and carry

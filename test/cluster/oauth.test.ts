@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpSend } from '../_http-client.js';
 import { initializeParams } from '../_wire.js';
-import { type Issuer, RS_CLIENT, startIssuer } from '../auth/_issuer.js';
+import { type Issuer, RS_CLIENT, startIssuer } from '../transport/http/auth/_issuer.js';
 import { type Cluster, startCluster } from './_cluster.js';
 
 /** The audience every replica asks of a token: the one public URL a deployment has. */

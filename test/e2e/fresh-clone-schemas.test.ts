@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, cleanClone } from '../_clean-clone.js';
 import { locateSchemas, NO_SCHEMAS, SCHEMA_TAG } from '../_schema-dir.js';
 
-const FILE = 'test/transport/http-handler.test.ts';
+const FILE = 'test/transport/http/http-handler.test.ts';
 const SKIP_LINE = /^skipped (\d+) schema tests?: (.*)$/gm;
 
 interface Report {

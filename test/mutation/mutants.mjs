@@ -7,14 +7,14 @@
  * whichever test is better, and hides the other.
  */
 export const MUTANTS = [
-  // Static bearer token (transport/http/auth.ts).
+  // Static bearer token (transport/http/auth/static-token.ts).
   {
     id: 'token-compare',
     rule: 'a static token must equal the configured one',
-    file: 'src/transport/http/auth.ts',
+    file: 'src/transport/http/auth/static-token.ts',
     find: 'return timingSafeEqual(actual, expected) && match !== null;',
     replace: 'return match !== null;',
-    tests: ['test/reliability/http-security.test.ts', 'test/transport/http-handler.test.ts'],
+    tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
   },
   // DNS rebinding (2025-06-18 basic/transports §Security Warning: validate Origin).
   {
@@ -23,7 +23,7 @@ export const MUTANTS = [
     file: 'src/transport/http/origin.ts',
     find: "return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTNAMES.has(url.hostname);",
     replace: "return url.protocol === 'http:' || url.protocol === 'https:';",
-    tests: ['test/reliability/http-security.test.ts', 'test/transport/http-handler.test.ts'],
+    tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
   },
   {
     id: 'host-default',
@@ -31,7 +31,7 @@ export const MUTANTS = [
     file: 'src/transport/http/origin.ts',
     find: 'if (allowed === undefined) return (host) => LOOPBACK_HOSTNAMES.has(splitHost(host).hostname);',
     replace: 'if (allowed === undefined) return (host) => host.length >= 0;',
-    tests: ['test/reliability/http-security.test.ts', 'test/transport/http-handler.test.ts'],
+    tests: ['test/reliability/http-security.test.ts', 'test/transport/http/http-handler.test.ts'],
   },
   // Confinement of the served folder.
   {
@@ -49,7 +49,7 @@ export const MUTANTS = [
     file: 'src/core/audience.ts',
     find: 'return mine !== undefined && audience.some((a) => mine.includes(a));',
     replace: 'return mine !== undefined || audience.length >= 0;',
-    tests: ['test/auth/audiences.test.ts'],
+    tests: ['test/transport/http/auth/audiences.test.ts'],
   },
   // The git webhook's signatures (transport/http/git-hook.ts).
   {
@@ -75,7 +75,7 @@ export const MUTANTS = [
     file: 'src/protocol/rev2026-07-28/request-state.ts',
     find: "if (body === undefined || !mac || !(await crypto.subtle.verify('HMAC', await key, mac, utf8.encode(body)))) return refuse();",
     replace: 'if (body === undefined || !mac) return refuse();',
-    tests: ['test/protocol/request-state.test.ts', 'test/auth/request-state.test.ts'],
+    tests: ['test/protocol/request-state.test.ts', 'test/transport/http/auth/request-state.test.ts'],
   },
   // Git refs (skills/git/spec.ts): a ref starting with "-" would be read as an option.
   {
@@ -102,15 +102,48 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/oauth.ts',
     find: "if (token.length > MAX_TOKEN_LENGTH) throw new BadToken('the access token is too long');",
     replace: '',
-    tests: ['test/auth/introspection.test.ts', 'test/auth/refusals.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts', 'test/transport/http/auth/refusals.test.ts'],
   },
   {
     id: 'oauth-anonymous-token',
     rule: 'a token naming neither a subject nor a client is refused',
-    file: 'src/transport/http/auth/oauth.ts',
+    file: 'src/transport/http/auth/claims.ts',
     find: "if (subject === undefined && client === undefined) throw new BadToken('the access token names neither a subject nor a client');",
     replace: '',
-    tests: ['test/auth/sessions.test.ts'],
+    tests: ['test/transport/http/auth/sessions.test.ts'],
+  },
+  // The claim rules, written once for JWTs and introspection answers (auth/claims.ts).
+  {
+    id: 'claims-issuer',
+    rule: "a token's issuer, when it names one, must be the configured one",
+    file: 'src/transport/http/auth/claims.ts',
+    find: '(claims, { issuer }) => (claims.iss !== undefined && claims.iss !== issuer ? ISSUER : undefined),',
+    replace: "(claims, { issuer }) => (claims.iss !== undefined && issuer === '' ? ISSUER : undefined),",
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
+  },
+  {
+    id: 'claims-audience',
+    rule: 'a token must name this server as its audience (RFC 8707)',
+    file: 'src/transport/http/auth/claims.ts',
+    find: '(claims, { audience }) => (audiences(claims.aud).includes(audience) ? undefined : RESOURCE),',
+    replace: '(claims, { audience }) => (audiences(claims.aud).length >= 0 || audience ? undefined : RESOURCE),',
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
+  },
+  {
+    id: 'claims-expiry',
+    rule: 'a token past its exp (beyond the leeway) is refused',
+    file: 'src/transport/http/auth/claims.ts',
+    find: 'claims.exp <= now - leewaySeconds ?',
+    replace: 'claims.exp <= now - leewaySeconds - 1e12 ?',
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
+  },
+  {
+    id: 'claims-not-before',
+    rule: 'a token before its nbf (beyond the leeway) is refused',
+    file: 'src/transport/http/auth/claims.ts',
+    find: 'claims.nbf > now + leewaySeconds ?',
+    replace: 'claims.nbf > now + leewaySeconds + 1e12 ?',
+    tests: ['test/transport/http/auth/refusals.test.ts', 'test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'introspection-cache-exp',
@@ -118,7 +151,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/introspection.ts',
     find: 'const until = Math.min(now + options.cacheMs, exp);',
     replace: 'const until = now + options.cacheMs + 0 * exp;',
-    tests: ['test/auth/introspection.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'introspection-cache-forever',
@@ -126,7 +159,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/introspection.ts',
     find: 'if (known && known.until > now) return known.claims;',
     replace: 'if (known) return known.claims;',
-    tests: ['test/auth/introspection.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'introspection-in-flight',
@@ -134,7 +167,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/introspection.ts',
     find: 'if (asking.size >= options.maxInFlight)',
     replace: 'if (asking.size < 0)',
-    tests: ['test/auth/introspection.test.ts'],
+    tests: ['test/transport/http/auth/introspection.test.ts'],
   },
   {
     id: 'discovery-issuer',
@@ -142,7 +175,7 @@ export const MUTANTS = [
     file: 'src/transport/http/auth/discovery.ts',
     find: 'if (!isMetadata(document) || document.issuer !== issuer)',
     replace: 'if (!isMetadata(document))',
-    tests: ['test/auth/discovery.test.ts'],
+    tests: ['test/transport/http/auth/discovery.test.ts'],
   },
   {
     id: 'principal-client',
@@ -150,15 +183,15 @@ export const MUTANTS = [
     file: 'src/core/context.ts',
     find: 'JSON.stringify([principal.client ?? null, principal.subject ?? null])',
     replace: 'JSON.stringify([principal.subject ?? null])',
-    tests: ['test/auth/sessions.test.ts', 'test/auth/request-state.test.ts'],
+    tests: ['test/transport/http/auth/sessions.test.ts', 'test/transport/http/auth/request-state.test.ts'],
   },
   {
     id: 'session-owner',
     rule: 'a session is found only by the caller that opened it',
-    file: 'src/transport/http/session-lookup.ts',
+    file: 'src/transport/http/sessions/lookup.ts',
     find: 'then(session && session.owner !== caller ? undefined : session)',
     replace: 'then(session)',
-    tests: ['test/auth/sessions.test.ts'],
+    tests: ['test/transport/http/auth/sessions.test.ts'],
   },
   {
     id: 'cache-scope-private',
@@ -166,7 +199,7 @@ export const MUTANTS = [
     file: 'src/protocol/rev2026-07-28/index.ts',
     find: "wire.cacheScope = forCaller ? 'private' : server.cache.cacheScope;",
     replace: 'wire.cacheScope = server.cache.cacheScope;',
-    tests: ['test/auth/cache-scope.test.ts'],
+    tests: ['test/transport/http/auth/cache-scope.test.ts'],
   },
   // Git sources (skills/git/).
   {

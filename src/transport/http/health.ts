@@ -12,7 +12,7 @@
  * rebinding page or an unauthenticated caller learns only that the process
  * is up, which it learns from the TCP handshake anyway.
  */
-import type { HttpReply, HttpRequest } from './request.js';
+import type { HttpReply, HttpRequest, Route } from './request.js';
 
 /** Liveness: the process is up. */
 export const HEALTH_PATH = '/healthz';
@@ -45,21 +45,32 @@ async function passes(ready: () => boolean | Promise<boolean>): Promise<boolean>
   }
 }
 
+function notAllowed(method: string): HttpReply | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  return { status: 405, headers: { ...NO_STORE, Allow: 'GET, HEAD' }, body: 'method not allowed\n' };
+}
+
 /**
- * The answer for a health path, or undefined for any other path. `serving`
- * is false once the handler drains; `ready` is the caller's check (none:
- * ready whenever serving).
+ * The two health routes, answered before the handler's guards (`open`).
+ * `serving` is false once the handler drains; `ready` is the caller's check
+ * (none: ready whenever serving).
  */
-export function healthReply(
-  request: HttpRequest,
-  serving: boolean,
-  ready: (() => boolean | Promise<boolean>) | undefined,
-): HttpReply | Promise<HttpReply> | undefined {
-  const { pathname, method } = request;
-  if (pathname !== HEALTH_PATH && pathname !== READY_PATH) return undefined;
-  if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: { ...NO_STORE, Allow: 'GET, HEAD' }, body: 'method not allowed\n' };
-  if (pathname === HEALTH_PATH) return text(200, 'ok\n', method);
-  if (!serving) return text(503, 'unavailable\n', method);
-  if (!ready) return text(200, 'ok\n', method);
-  return passes(ready).then((ok) => (ok ? text(200, 'ok\n', method) : text(503, 'unavailable\n', method)));
+export function healthRoutes(serving: () => boolean, ready: (() => boolean | Promise<boolean>) | undefined): Route[] {
+  const health: Route = {
+    path: HEALTH_PATH,
+    access: 'open',
+    answer: ({ method }) => notAllowed(method) ?? text(200, 'ok\n', method),
+  };
+  const readiness: Route = {
+    path: READY_PATH,
+    access: 'open',
+    answer({ method }: HttpRequest) {
+      const refused = notAllowed(method);
+      if (refused) return refused;
+      if (!serving()) return text(503, 'unavailable\n', method);
+      if (!ready) return text(200, 'ok\n', method);
+      return passes(ready).then((ok) => (ok ? text(200, 'ok\n', method) : text(503, 'unavailable\n', method)));
+    },
+  };
+  return [health, readiness];
 }

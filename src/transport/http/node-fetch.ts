@@ -1,9 +1,9 @@
 /**
  * Serves any fetch handler, `(Request) => Response | Promise<Response>`, on
  * node:http: what srvx and the official SDK's adapters do. A handler made by
- * createHttpHandler takes the direct path in node.ts instead, which builds no
- * `Request` or `Response`; this one is for everything else (a Hono app, a
- * handler composed around ours).
+ * createHttpHandler is answered through its `reply` in node.ts instead, which
+ * builds no `Request` or `Response`; this one is for everything else (a Hono
+ * app, a handler composed around ours, ours with its `fetch` replaced).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';

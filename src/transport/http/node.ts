@@ -1,5 +1,6 @@
 /**
- * Serves a handler made by createHttpHandler on node:http's `(req, res)`,
+ * Serves a handler made by createHttpHandler on node:http's `(req, res)`
+ * through its public `reply`, as the web adapter's `fetch` does (web.ts),
  * reading `IncomingMessage` and writing `ServerResponse` directly: no web
  * `Request`, `Response`, `Headers` or `AbortSignal` per request (see
  * request.ts). A whole JSON answer is one write with its length; an SSE
@@ -15,7 +16,8 @@ import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { discardRest, readNodeBody } from './node-body.js';
 import { type FetchHandler, toWebRequest, writeStream, writeWebResponse } from './node-fetch.js';
 import type { HttpHandler } from './options.js';
-import { type BodyBudget, directReply, type HeaderReader, type HttpReply, type HttpRequest } from './request.js';
+import type { BodyBudget, HeaderReader, HttpReply, HttpRequest } from './request.js';
+import { replyOf } from './web.js';
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
@@ -212,8 +214,9 @@ function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage
 
 /**
  * Wraps a fetch handler for node:http: a handler made by createHttpHandler
- * (answered directly, without web Request and Response objects), or any
- * object with a Fetch-API `fetch` method (adapted through them).
+ * (answered through its `reply`, without web Request and Response objects,
+ * unless its `fetch` was replaced: web.ts `replyOf`), or any object with a
+ * Fetch-API `fetch` method (adapted through them).
  *
  * @example
  * import { createServer as createNodeServer } from 'node:http';
@@ -221,7 +224,7 @@ function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage
  */
 export function toNodeHandler(handler: HttpHandler | FetchHandler, options: NodeHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const logger = options.logger ?? silentLogger;
-  const reply = directReply(handler);
+  const reply = replyOf(handler);
   if (!reply) return fetchOnNode(handler, logger);
   const maxBacklog = options.maxBufferedResponseBytes ?? 64 * 1024 * 1024;
   if (!Number.isSafeInteger(maxBacklog) || maxBacklog < 1) throw new TypeError('maxBufferedResponseBytes must be a positive integer');

@@ -4,7 +4,7 @@
 import type { Logger } from '../../server/index.js';
 import type { SharedState } from '../shared-state.js';
 import type { OAuthOptions } from './auth/oauth-options.js';
-import type { HeaderReader } from './request.js';
+import type { HeaderReader, HttpReply, HttpRequest } from './request.js';
 
 /** A request as a route of {@link HttpOptions.routes} sees it. */
 export interface RouteRequest {
@@ -146,8 +146,16 @@ export interface HttpOptions {
 
 /** A Streamable HTTP endpoint. */
 export interface HttpHandler {
-  /** Answers one HTTP request. Never rejects. */
+  /** Answers one HTTP request, through {@link reply}. Never rejects. */
   fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one request read by an adapter (the entry `fetch` and
+   * {@link toNodeHandler} both call): for another server's request and
+   * response objects, without web `Request` and `Response`. Never rejects.
+   * An adapter that has the choice calls `reply` only while `fetch` is still
+   * the handler's own: once `fetch` is replaced, it goes through `fetch`.
+   */
+  reply(request: HttpRequest): Promise<HttpReply>;
   /**
    * Stops accepting requests (503), ends listen requests and GET streams
    * cleanly, lets in-flight requests finish (up to `drainTimeoutMs`), then

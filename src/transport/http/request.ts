@@ -7,6 +7,7 @@
  * `AbortSignal` is built per request: those cost several times what the
  * protocol work of a small request does.
  */
+import type { Principal } from '../../server/index.js';
 
 /** Reads request headers by case-insensitive name; `Headers` is one. */
 export interface HeaderReader {
@@ -52,33 +53,32 @@ export interface HttpReply {
   readonly body?: string | ReadonlyArray<string | Uint8Array> | ReadableStream<Uint8Array>;
 }
 
-/** The protocol entry point behind a handler made by createHttpHandler. */
+/** An answer now, or a promise of one only where the handler must wait (every await is a few microtask turns per request). */
+export type Reply = HttpReply | Promise<HttpReply>;
+
+/**
+ * The handler's one entry point: {@link HttpHandler.reply}. The web adapter
+ * (web.ts, the handler's `fetch`) and the node adapter (node.ts) both call
+ * it; neither reaches further in.
+ */
 export type ReplyFunction = (request: HttpRequest) => Promise<HttpReply>;
 
 /**
- * Where a handler made by createHttpHandler keeps its reply function, so the
- * node adapter can answer without web Request and Response objects (what
- * they cost per request: PERFORMANCE.md). Not enumerable, so a spread copy
- * of the handler does not carry it.
+ * What a request must pass before a route answers it (handler.ts runs the
+ * stages in this order): `open` routes answer first, before the shutdown,
+ * Host and Origin checks (health.ts says why that is safe); `guarded` ones
+ * after those checks and CORS, without a token (each guards itself: a webhook
+ * has its own secret, the metadata document is public); `authorized` ones
+ * after the AuthGate too (auth/gate.ts), with the principal it admitted.
  */
-const DIRECT = Symbol('skillport.direct');
+export type Access = 'open' | 'guarded' | 'authorized';
 
-interface Direct {
-  /** The handler's own `fetch`: a handler whose `fetch` was replaced goes through the new one. */
-  readonly fetch: unknown;
-  readonly reply: ReplyFunction;
-}
-
-/** Gives `handler` its direct path. */
-export function withDirectReply<H extends { fetch: unknown }>(handler: H, reply: ReplyFunction): H {
-  const direct: Direct = { fetch: handler.fetch, reply };
-  return Object.defineProperty(handler, DIRECT, { value: direct });
-}
-
-/** The direct path of a handler made by createHttpHandler whose `fetch` is its own, or undefined. */
-export function directReply(handler: { fetch: unknown }): ReplyFunction | undefined {
-  const direct = (handler as { [DIRECT]?: Direct })[DIRECT];
-  return direct && direct.fetch === handler.fetch ? direct.reply : undefined;
+/** One entry of the route table (routes.ts): an exact path and its answer. */
+export interface Route {
+  readonly path: string;
+  readonly access: Access;
+  /** The answer; `principal` is the AuthGate's for an `authorized` route, undefined otherwise. */
+  answer(request: HttpRequest, principal: Principal | undefined): Reply;
 }
 
 /**

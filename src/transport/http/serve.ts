@@ -3,14 +3,14 @@
  * defaults: bound to 127.0.0.1, header and request timeouts, and a graceful
  * close.
  */
-import { createServer as createNodeServer } from 'node:http';
+import { createServer as createNodeServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Server, silentLogger } from '../../server/index.js';
+import { type Logger, type Server, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { type ChangeBus, createChangeBus, type SharedState } from '../shared-state.js';
 import { createHttpHandler } from './handler.js';
 import { toNodeHandler } from './node.js';
-import type { HttpOptions } from './options.js';
+import type { HttpHandler, HttpOptions } from './options.js';
 import { splitHost } from './origin.js';
 
 /** Options of {@link serveHttp}. */
@@ -87,23 +87,47 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   if (!LOOPBACK.has(splitHost(host).hostname) && !LOOPBACK.has(host) && options.allowedHosts === undefined) {
     logger.warn(`Listening on ${host}, but only localhost Host headers are allowed; set allowedHosts to the names clients use`);
   }
-  let shared: SharedState | undefined;
-  let ready = options.ready;
-  if (options.redis !== undefined) {
-    const { connectRedis } = await import('../redis.js');
-    const redis = await connectRedis(options.redis, {
-      logger,
-      ...(options.redisCommandTimeoutMs !== undefined ? { commandTimeoutMs: options.redisCommandTimeoutMs } : {}),
-    });
-    shared = redis;
-    const own = options.ready;
-    ready = async () => (await redis.ping()) && (own ? await own() : true);
-  }
+  const { shared, ready } = await connectShared(options, logger);
   const handler = createHttpHandler(server, { ...options, ...(shared ? { shared } : {}), ...(ready ? { ready } : {}) });
   const handle = toNodeHandler(handler, {
     logger,
     ...(options.maxBufferedResponseBytes !== undefined ? { maxBufferedResponseBytes: options.maxBufferedResponseBytes } : {}),
   });
+  const nodeServer = createListener(options, logger, handle);
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: Error): void => {
+      // Not listening (the port is taken): the Redis connections must not keep the process alive.
+      void shared?.close();
+      reject(error);
+    };
+    nodeServer.once('error', failed);
+    nodeServer.listen(options.port ?? 0, host, () => {
+      nodeServer.off('error', failed);
+      resolve();
+    });
+  });
+  const address = nodeServer.address() as AddressInfo;
+  const hostname = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
+  logger.info(`Streamable HTTP endpoint at ${url.href}`);
+  const lifecycle = createLifecycle(() => stop(nodeServer, handler, shared, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS));
+  return { url, close: () => lifecycle.close(), ...(shared ? { changes: createChangeBus(shared) } : {}) };
+}
+
+/** With `redis`: the shared state, and readiness that needs it to answer. */
+async function connectShared(options: ServeHttpOptions, logger: Logger): Promise<{ shared?: SharedState; ready?: HttpOptions['ready'] }> {
+  if (options.redis === undefined) return options.ready ? { ready: options.ready } : {};
+  const { connectRedis } = await import('../redis.js');
+  const redis = await connectRedis(options.redis, {
+    logger,
+    ...(options.redisCommandTimeoutMs !== undefined ? { commandTimeoutMs: options.redisCommandTimeoutMs } : {}),
+  });
+  const own = options.ready;
+  return { shared: redis, ready: async () => (await redis.ping()) && (own ? await own() : true) };
+}
+
+/** The node:http server, its limits set, not yet listening. */
+function createListener(options: ServeHttpOptions, logger: Logger, handle: ReturnType<typeof toNodeHandler>): NodeServer {
   const maxConnections = options.maxConnections ?? 2048;
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new TypeError('maxConnections must be a positive integer');
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -122,23 +146,11 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   );
   nodeServer.maxConnections = maxConnections;
   nodeServer.on('drop', () => logger.debug(`Closed a connection over maxConnections (${maxConnections})`));
-  await new Promise<void>((resolve, reject) => {
-    const failed = (error: Error): void => {
-      // Not listening (the port is taken): the Redis connections must not keep the process alive.
-      void shared?.close();
-      reject(error);
-    };
-    nodeServer.once('error', failed);
-    nodeServer.listen(options.port ?? 0, host, () => {
-      nodeServer.off('error', failed);
-      resolve();
-    });
-  });
-  const address = nodeServer.address() as AddressInfo;
-  const hostname = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-  const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
-  logger.info(`Streamable HTTP endpoint at ${url.href}`);
+  return nodeServer;
+}
 
+/** The graceful stop: the handler drains, then the sockets, then the shared state closes. */
+async function stop(nodeServer: NodeServer, handler: HttpHandler, shared: SharedState | undefined, drainTimeoutMs: number): Promise<void> {
   // The sockets drain by the same rule as the MCP connections behind them. On shutdown, answers
   // still being written end their connections' last requests: each connection is closed as it goes
   // idle (nothing is tracked per request for this); on disconnect, whatever is left is cut.
@@ -153,16 +165,13 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
       nodeServer.closeAllConnections();
     },
   };
-  const lifecycle = createLifecycle(async () => {
-    // No new connection is accepted, and keep-alive connections waiting for a next request end now.
-    const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
-    nodeServer.closeIdleConnections();
-    // The handler drains first (its requests get the drain time), then the sockets get it again to
-    // deliver the answers it let finish.
-    await handler.close();
-    await drain({ connections: () => [sockets], settled: () => stopped, timeoutMs: options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS });
-    await stopped;
-    await shared?.close();
-  });
-  return { url, close: () => lifecycle.close(), ...(shared ? { changes: createChangeBus(shared) } : {}) };
+  // No new connection is accepted, and keep-alive connections waiting for a next request end now.
+  const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
+  nodeServer.closeIdleConnections();
+  // The handler drains first (its requests get the drain time), then the sockets get it again to
+  // deliver the answers it let finish.
+  await handler.close();
+  await drain({ connections: () => [sockets], settled: () => stopped, timeoutMs: drainTimeoutMs });
+  await stopped;
+  await shared?.close();
 }

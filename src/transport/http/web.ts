@@ -1,8 +1,10 @@
 /**
- * The Fetch API side of the handler: a web `Request` read as an
- * {@link HttpRequest}, an {@link HttpReply} turned into a `Response`.
+ * The Fetch API adapter: the handler's `fetch` reads a web `Request` as an
+ * {@link HttpRequest}, calls the handler's public `reply`, and turns the
+ * {@link HttpReply} into a `Response`. The node adapter (node.ts) is its
+ * sibling: it calls the same `reply`, without web objects.
  */
-import type { BodyBudget, HttpReply, HttpRequest } from './request.js';
+import type { BodyBudget, HttpReply, HttpRequest, ReplyFunction } from './request.js';
 
 /** Reads a web body stream up to `max` bytes; undefined when it is larger, `busy` when the budget refuses. */
 async function readStream(body: ReadableStream<Uint8Array>, max: number, budget: BodyBudget): Promise<Uint8Array | undefined | 'busy'> {
@@ -75,4 +77,37 @@ export function toWebResponse(reply: HttpReply): Response {
       headers: reply.headers,
     },
   );
+}
+
+/** The handler's `fetch`: it names the `reply` it calls, so adapters can tell it from a replacement. */
+export type WebFetch = ((request: Request) => Promise<Response>) & { readonly reply: ReplyFunction };
+
+/**
+ * The handler's `fetch` over its `reply`. `failed` answers a request that
+ * cannot even be read (the handler's `reply` answers every other failure).
+ */
+export function webFetch(reply: ReplyFunction, failed: (error: unknown) => HttpReply): WebFetch {
+  const fetch = async (request: Request): Promise<Response> => {
+    let adapted: HttpRequest;
+    try {
+      adapted = fromWebRequest(request);
+    } catch (error) {
+      return toWebResponse(failed(error));
+    }
+    return toWebResponse(await reply(adapted));
+  };
+  return Object.assign(fetch, { reply });
+}
+
+/**
+ * The rule by which an adapter may call a handler's `reply` instead of its
+ * `fetch`: only while its `fetch` is still the one {@link webFetch} made over
+ * that same `reply` (`handler.fetch.reply === handler.reply`), so both answer
+ * alike. A handler whose `fetch` was replaced (middleware wrapping it, on the
+ * object or on a spread copy) is answered through the new `fetch`, as its
+ * owner asked.
+ */
+export function replyOf(handler: { fetch: unknown; reply?: unknown }): ReplyFunction | undefined {
+  const { fetch, reply } = handler;
+  return typeof fetch === 'function' && typeof reply === 'function' && (fetch as Partial<WebFetch>).reply === reply ? (reply as ReplyFunction) : undefined;
 }

@@ -14,28 +14,29 @@
  * - the authorization server unreachable and nothing cached to check with:
  *   503 with Retry-After, since the token may well be good.
  *
- * JWT tokens are checked here (jwt.ts, keys.ts), opaque ones by
- * introspection (introspection.ts). jose is loaded on the first token, so a
- * server without OAuth never loads it. Tokens are never logged or echoed.
+ * JWT tokens are verified by jwt.ts (keys.ts), opaque ones asked about by
+ * introspection (introspection.ts); the claims of both pass the same rules
+ * (claims.ts). jose is loaded on the first token, so a server without OAuth
+ * never loads it. Tokens are never logged or echoed. The handler reaches
+ * this through the AuthGate (gate.ts).
  */
 
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import { type Logger, type Principal, silentLogger } from '../../../server/index.js';
-import { challenge, protectedResourceMetadata } from '../auth.js';
 import { type Rejection, Rejections, reject } from '../errors.js';
 import { HEADER } from '../headers.js';
-import type { HttpReply, HttpRequest } from '../request.js';
+import type { HttpRequest } from '../request.js';
+import type { Admission } from './admission.js';
+import { BadToken, type ClaimContext, lacksScope, principalOf } from './claims.js';
 import { AuthUnavailableError, createDiscovery } from './discovery.js';
 import { createIntrospection, type Introspect } from './introspection.js';
 import { ASYMMETRIC_ALGORITHMS, looksLikeJwt, verifyJwt } from './jwt.js';
 import { createKeySource, type GetKey } from './keys.js';
+import { challenge, protectedResourceMetadata } from './metadata.js';
 import { type OAuthOptions, readScopes } from './oauth-options.js';
 import { createOutageLog } from './outage-log.js';
 
 type Jose = typeof import('jose');
-
-/** What the gate decided for a request. */
-export type Admission = { principal: Principal } | { reply: HttpReply };
 
 export interface OAuthGate {
   /** Checks the request's token for the MCP endpoint at `endpoint`. Never rejects. */
@@ -61,70 +62,6 @@ const Unavailable: Rejection = {
   message: 'Service Unavailable: the authorization server cannot be reached to check the token; retry shortly',
 };
 
-/** Why a token was refused, in words safe to send back (RFC 6750 §3 `error_description`). */
-class BadToken extends Error {}
-
-/** jose's error codes, in words; anything else is "not valid". */
-function describe(error: unknown): string {
-  const { code, claim } = error as { code?: string; claim?: string };
-  switch (code) {
-    case 'ERR_JWT_EXPIRED':
-      return 'the access token has expired';
-    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
-      if (claim === 'nbf' || claim === 'iat') return 'the access token is not valid yet';
-      if (claim === 'aud') return 'the access token was issued for another resource';
-      if (claim === 'iss') return 'the access token was issued by another authorization server';
-      return 'the access token lacks a required claim';
-    case 'ERR_JOSE_ALG_NOT_ALLOWED':
-    case 'ERR_JOSE_NOT_SUPPORTED':
-      return 'the access token is signed with an algorithm this server does not accept';
-    case 'ERR_JWKS_NO_MATCHING_KEY':
-      return 'the access token is signed with an unknown key';
-    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return 'the access token signature does not verify';
-    default:
-      return 'the access token is not valid';
-  }
-}
-
-function audiences(value: unknown): string[] {
-  return typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-/** A claim's values: a list of strings, or one string of space-separated values (as `scope` is). */
-function values(claim: unknown): string[] {
-  return typeof claim === 'string' ? claim.split(' ').filter(Boolean) : audiences(claim);
-}
-
-/** A claim that is a non-empty string, or undefined. */
-const named = (claim: unknown): string | undefined => (typeof claim === 'string' && claim !== '' ? claim : undefined);
-
-/**
- * The principal of verified claims: its subject (`sub`) and client
- * (`client_id`, RFC 9068 §2.2 and RFC 7662 §2.2, else OpenID's `azp`), the
- * scopes of `scope` (RFC 9068 §2.2.3, RFC 7662 §2.2) or the common `scp`
- * list, and its audiences, the values of `audienceClaim` or else its scopes.
- *
- * What a caller opens (a 2025 session, a 2026 requestState) is bound to its
- * client and subject together (core/context.ts `principalId`). A token that
- * names neither could be anyone's (RFC 7662 makes both optional; RFC 9068
- * requires both in a JWT): it is refused, rather than admitted as a caller
- * every other such token would be. The issuer is not part of it: only the
- * configured one's tokens are accepted.
- */
-function principalOf(claims: Record<string, unknown>, audienceClaim: string | undefined): Principal {
-  const scopes = values(claims.scope ?? claims.scp);
-  const subject = named(claims.sub);
-  const client = named(claims.client_id) ?? named(claims.azp);
-  if (subject === undefined && client === undefined) throw new BadToken('the access token names neither a subject nor a client');
-  return {
-    ...(subject !== undefined ? { subject } : {}),
-    ...(client !== undefined ? { client } : {}),
-    scopes,
-    audiences: audienceClaim === undefined ? scopes : values(claims[audienceClaim]),
-  };
-}
-
 /** The audience as a URL, when it is an http(s) one. */
 function canonicalUrl(audience: string | undefined): URL | undefined {
   if (audience === undefined || !URL.canParse(audience)) return undefined;
@@ -132,14 +69,39 @@ function canonicalUrl(audience: string | undefined): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
+/** What the gate's checks share: the options read once, and the ways to the authorization server. */
+interface GateState {
+  readonly options: OAuthOptions;
+  readonly required: readonly string[];
+  readonly algorithms: readonly string[];
+  readonly leewaySeconds: number;
+  readonly introspect: Introspect | undefined;
+  /** jose and the key set, loaded on the first JWT. */
+  jwtTools(): Promise<{ jose: Jose; keys: GetKey }>;
+}
+
 export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLogger): OAuthGate {
+  const state = readGateOptions(options, logger);
+  // A configured audience that is an http(s) URL is this endpoint's canonical URL (RFC 8707
+  // §2): the metadata and the challenge name it, so clients behind a TLS-terminating proxy ask
+  // for tokens for the URL they use, not the one this process sees.
+  const canonical = canonicalUrl(options.audience);
+  return {
+    admit: (request, seen) => admit(state, request, canonical ?? seen),
+    metadata(seen, name) {
+      const endpoint = canonical ?? seen;
+      return protectedResourceMetadata(endpoint, [options.issuer], name, state.required);
+    },
+  };
+}
+
+/** The options checked, and the discovery, key set and introspection they call for. */
+function readGateOptions(options: OAuthOptions, logger: Logger): GateState {
   const issuer = options.issuer;
-  const required = readScopes(options.scopes);
   const algorithms = options.algorithms ?? ASYMMETRIC_ALGORITHMS;
   for (const alg of algorithms) {
     if (!ASYMMETRIC_ALGORITHMS.includes(alg)) throw new TypeError(`oauth.algorithms: ${alg} is not an asymmetric JWS algorithm`);
   }
-  const leewaySeconds = options.leewaySeconds ?? 30;
   const timeoutMs = options.timeoutMs ?? 5000;
   const now = Date.now;
   const keyCooldownMs = options.keyCooldownMs ?? 30_000;
@@ -179,66 +141,53 @@ export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLo
     });
     return tools;
   }
+  return { options, required: readScopes(options.scopes), algorithms, leewaySeconds: options.leewaySeconds ?? 30, introspect, jwtTools };
+}
 
-  // A configured audience that is an http(s) URL is this endpoint's canonical URL (RFC 8707
-  // §2): the metadata and the challenge name it, so clients behind a TLS-terminating proxy ask
-  // for tokens for the URL they use, not the one this process sees.
-  const canonical = canonicalUrl(options.audience);
-  function challengeHeader(endpoint: URL, error?: string, description?: string): Record<string, string> {
-    return { [HEADER.wwwAuthenticate]: challenge(endpoint, error, { scope: required, description }) };
+function challengeHeader(state: GateState, endpoint: URL, error?: string, description?: string): Record<string, string> {
+  return { [HEADER.wwwAuthenticate]: challenge(endpoint, error, { scope: state.required, description }) };
+}
+
+/** The gate's decision for a request to the endpoint at `endpoint`. */
+async function admit(state: GateState, request: HttpRequest, endpoint: URL): Promise<Admission> {
+  if (request.search && new URLSearchParams(request.search).has('access_token')) {
+    return { reply: reject(TokenInQuery, null, challengeHeader(state, endpoint, 'invalid_request')) };
   }
-
-  async function claimsOf(token: string, audience: string): Promise<Record<string, unknown>> {
-    if (token.length > MAX_TOKEN_LENGTH) throw new BadToken('the access token is too long');
-    if (looksLikeJwt(token)) {
-      const { jose, keys } = await jwtTools();
-      try {
-        return await verifyJwt(jose, token, keys, { issuer, audience, algorithms, leewaySeconds });
-      } catch (error) {
-        if (error instanceof AuthUnavailableError) throw error;
-        throw new BadToken(describe(error));
-      }
-    }
-    if (!introspect) throw new BadToken('the access token is not valid');
-    const claims = await introspect(token);
-    if (!claims) throw new BadToken('the access token is not active');
-    // RFC 7662 §4: the resource server checks what the answer says applies to it.
-    const seconds = now() / 1000;
-    if (typeof claims.exp === 'number' && claims.exp + leewaySeconds <= seconds) throw new BadToken('the access token has expired');
-    if (typeof claims.nbf === 'number' && claims.nbf - leewaySeconds > seconds) throw new BadToken('the access token is not valid yet');
-    if (claims.iss !== undefined && claims.iss !== issuer) throw new BadToken('the access token was issued by another authorization server');
-    if (!audiences(claims.aud).includes(audience)) throw new BadToken('the access token was issued for another resource');
-    return claims;
+  const authorization = request.headers.get(HEADER.authorization);
+  // No credentials of this scheme: a plain challenge, no error code (RFC 6750 §3.1).
+  if (authorization === null || !/^Bearer(\s|$)/i.test(authorization.trimStart())) {
+    return { reply: reject(Rejections.Unauthorized, null, challengeHeader(state, endpoint)) };
   }
+  const token = BEARER.exec(authorization.trim())?.[1];
+  try {
+    if (token === undefined) throw new BadToken('the Authorization header is not a bearer token');
+    const principal = await principalFor(state, token, state.options.audience ?? `${endpoint.origin}${endpoint.pathname}`);
+    // Every scope the endpoint needs, not only the missing ones (2025-11-25 §Scope Challenge Handling).
+    if (lacksScope(principal, state.required)) return { reply: reject(Forbidden, null, challengeHeader(state, endpoint, 'insufficient_scope')) };
+    return { principal };
+  } catch (error) {
+    if (error instanceof BadToken) return { reply: reject(Rejections.Unauthorized, null, challengeHeader(state, endpoint, 'invalid_token', error.message)) };
+    if (error instanceof AuthUnavailableError) return { reply: reject(Unavailable, null, { 'Retry-After': '5' }) };
+    throw error;
+  }
+}
 
-  return {
-    async admit(request, seen) {
-      const endpoint = canonical ?? seen;
-      if (request.search && new URLSearchParams(request.search).has('access_token')) {
-        return { reply: reject(TokenInQuery, null, challengeHeader(endpoint, 'invalid_request')) };
-      }
-      const authorization = request.headers.get(HEADER.authorization);
-      // No credentials of this scheme: a plain challenge, no error code (RFC 6750 §3.1).
-      if (authorization === null || !/^Bearer(\s|$)/i.test(authorization.trimStart())) {
-        return { reply: reject(Rejections.Unauthorized, null, challengeHeader(endpoint)) };
-      }
-      const token = BEARER.exec(authorization.trim())?.[1];
-      try {
-        if (token === undefined) throw new BadToken('the Authorization header is not a bearer token');
-        const principal = principalOf(await claimsOf(token, options.audience ?? `${endpoint.origin}${endpoint.pathname}`), options.audienceClaim);
-        const missing = required.filter((scope) => !principal.scopes.includes(scope));
-        // Every scope the endpoint needs, not only the missing ones (2025-11-25 §Scope Challenge Handling).
-        if (missing.length) return { reply: reject(Forbidden, null, challengeHeader(endpoint, 'insufficient_scope')) };
-        return { principal };
-      } catch (error) {
-        if (error instanceof BadToken) return { reply: reject(Rejections.Unauthorized, null, challengeHeader(endpoint, 'invalid_token', error.message)) };
-        if (error instanceof AuthUnavailableError) return { reply: reject(Unavailable, null, { 'Retry-After': '5' }) };
-        throw error;
-      }
-    },
-    metadata(seen, name) {
-      const endpoint = canonical ?? seen;
-      return protectedResourceMetadata(endpoint, [issuer], name, required);
-    },
-  };
+/** The token's claims, from its signature (a JWT) or the introspection endpoint (an opaque token), through the rules of claims.ts. */
+async function principalFor(state: GateState, token: string, audience: string): Promise<Principal> {
+  if (token.length > MAX_TOKEN_LENGTH) throw new BadToken('the access token is too long');
+  const { issuer, audienceClaim } = state.options;
+  if (looksLikeJwt(token)) {
+    const { jose, keys } = await state.jwtTools();
+    const claims = await verifyJwt(jose, token, keys, state.algorithms);
+    return principalOf(claims, 'jwt', context(issuer, audience, state.leewaySeconds), audienceClaim);
+  }
+  if (!state.introspect) throw new BadToken('the access token is not valid');
+  const claims = await state.introspect(token);
+  if (!claims) throw new BadToken('the access token is not active');
+  return principalOf(claims, 'introspection', context(issuer, audience, state.leewaySeconds), audienceClaim);
+}
+
+/** What the claim rules compare with, now (whole seconds, as jose counted). */
+function context(issuer: string, audience: string, leewaySeconds: number): ClaimContext {
+  return { issuer, audience, leewaySeconds, now: Math.floor(Date.now() / 1000) };
 }

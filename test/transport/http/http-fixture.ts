@@ -4,7 +4,7 @@
  * that throws, a non-ASCII prompt name (for Base64 `Mcp-Name`), resources
  * that change, and pagination with two items per page.
  */
-import { createServer, definePrompt, defineResource, defineResourceTemplate, livePrompts, liveResources, type Server } from '../../src/index.js';
+import { createServer, definePrompt, defineResource, defineResourceTemplate, livePrompts, liveResources, type Server } from '../../../src/index.js';
 
 export interface Fixture {
   server: Server;

@@ -8,7 +8,7 @@
  * apart by their client; a token that names neither is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initializeParams } from '../_wire.js';
+import { initializeParams } from '../../../_wire.js';
 import { type Issuer, RS_CLIENT, startIssuer } from './_issuer.js';
 import { type Served, serveWithOAuth } from './_server.js';
 

@@ -3,7 +3,7 @@
  * in-process with `handler.fetch(new Request(...))`.
  */
 import { describe } from 'vitest';
-import { RawHttpClient } from '../_http-client.js';
+import { RawHttpClient } from '../../_http-client.js';
 import { legacySuite } from './http-suite-legacy.js';
 import { modernSuite } from './http-suite-modern.js';
 import { securitySuite } from './http-suite-security.js';

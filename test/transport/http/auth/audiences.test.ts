@@ -7,8 +7,8 @@
  * to a caller equals the answer of a folder without what it may not use.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernHeaders } from '../_http-client.js';
-import { type Message, modernMeta } from '../_wire.js';
+import { modernHeaders } from '../../../_http-client.js';
+import { type Message, modernMeta } from '../../../_wire.js';
 import { HIDDEN_FROM_A, HIDDEN_FROM_B, writeFolder } from './_folder.js';
 import { type Issuer, startIssuer } from './_issuer.js';
 import { type Served, serveWithOAuth } from './_server.js';

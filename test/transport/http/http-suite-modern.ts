@@ -4,10 +4,10 @@
  * SSE stream, and cancellation by closing the stream. Called once per target.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpOptions } from '../../src/http.js';
-import { eventually, json, type MakeHttpClient, modernPost, post, type RawHttpClient, SseReader } from '../_http-client.js';
-import { schemaErrors } from '../_schema.js';
-import { type Message, modernMeta } from '../_wire.js';
+import type { HttpOptions } from '../../../src/http.js';
+import { eventually, json, type MakeHttpClient, modernPost, post, type RawHttpClient, SseReader } from '../../_http-client.js';
+import { schemaErrors } from '../../_schema.js';
+import { type Message, modernMeta } from '../../_wire.js';
 import { createFixture, type Fixture, PROMPT_NAMES } from './http-fixture.js';
 
 const REV = '2026-07-28';

@@ -6,9 +6,9 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
-import { eventually } from '../_http-client.js';
-import { runCli, VALID } from '../cli/_run.js';
+import { run } from '../../../../src/cli/main.js';
+import { eventually } from '../../../_http-client.js';
+import { runCli, VALID } from '../../../cli/_run.js';
 import { type Issuer, RS_CLIENT, startIssuer } from './_issuer.js';
 import { call } from './_server.js';
 

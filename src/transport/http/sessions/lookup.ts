@@ -7,12 +7,12 @@
  * as an unknown session is answered (2025-11-25 streamable-http §Session
  * Management).
  */
-import { type Logger, type Principal, principalId } from '../../server/index.js';
-import { RETRY_AFTER, Rejections, reject } from './errors.js';
-import { HEADER } from './headers.js';
-import type { HttpReply, HttpRequest } from './request.js';
-import { messageOf, type SharedSessions } from './sessions/shared.js';
-import type { Session, SessionStore } from './sessions/store.js';
+import { type Logger, type Principal, principalId } from '../../../server/index.js';
+import { RETRY_AFTER, Rejections, reject } from '../errors.js';
+import { HEADER } from '../headers.js';
+import type { HttpReply, HttpRequest } from '../request.js';
+import { messageOf, type SharedSessions } from './shared.js';
+import type { Session, SessionStore } from './store.js';
 
 type Reply = HttpReply | Promise<HttpReply>;
 

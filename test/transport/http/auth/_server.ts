@@ -4,12 +4,12 @@
  * ever reaches the log).
  */
 import { join } from 'node:path';
-import { type HttpServer, type OAuthOptions, type ServeHttpOptions, serveHttp } from '../../src/http.js';
-import { createServer, type Logger } from '../../src/index.js';
-import { loadSkillsFolder } from '../../src/skills.js';
-import { modernHeaders } from '../_http-client.js';
-import { ROOT } from '../_stdio-client.js';
-import { type Message, modernMeta } from '../_wire.js';
+import { type HttpServer, type OAuthOptions, type ServeHttpOptions, serveHttp } from '../../../../src/http.js';
+import { createServer, type Logger } from '../../../../src/index.js';
+import { loadSkillsFolder } from '../../../../src/skills.js';
+import { modernHeaders } from '../../../_http-client.js';
+import { ROOT } from '../../../_stdio-client.js';
+import { type Message, modernMeta } from '../../../_wire.js';
 
 export const SKILLS = join(ROOT, 'test/fixtures/skills/valid');
 

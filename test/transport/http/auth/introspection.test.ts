@@ -11,7 +11,7 @@
  * does not happen.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../_http-client.js';
+import { eventually } from '../../../_http-client.js';
 import { type Issuer, type RawAnswer, RS_CLIENT, startIssuer } from './_issuer.js';
 import { call, type Served, serveWithOAuth } from './_server.js';
 

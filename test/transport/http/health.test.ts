@@ -3,9 +3,9 @@
  * with a tiny body, readiness from the caller's check, 503 while draining.
  */
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, staticPrompts } from '../../src/index.js';
-import { createHttpHandler } from '../../src/transport/http/handler.js';
-import { serveHttp } from '../../src/transport/http/serve.js';
+import { createServer, definePrompt, staticPrompts } from '../../../src/index.js';
+import { createHttpHandler } from '../../../src/transport/http/handler.js';
+import { serveHttp } from '../../../src/transport/http/serve.js';
 
 function server() {
   return createServer({ name: 'health', version: '1.0.0', prompts: staticPrompts([definePrompt({ name: 'p', get: () => 'hi' })]) });

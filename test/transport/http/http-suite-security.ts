@@ -5,10 +5,10 @@
  * Resource Metadata document and graceful shutdown. Called once per target.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpOptions } from '../../src/http.js';
-import { eventually, json, type MakeHttpClient, modernPost, post, type RawHttpClient, SseReader } from '../_http-client.js';
-import { schemaErrors } from '../_schema.js';
-import type { Message } from '../_wire.js';
+import type { HttpOptions } from '../../../src/http.js';
+import { eventually, json, type MakeHttpClient, modernPost, post, type RawHttpClient, SseReader } from '../../_http-client.js';
+import { schemaErrors } from '../../_schema.js';
+import type { Message } from '../../_wire.js';
 import { createFixture } from './http-fixture.js';
 
 const INITIALIZE = {

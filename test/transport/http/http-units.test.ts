@@ -4,11 +4,12 @@
  * SSE writer's framing (the session store's tests are in http/sessions/).
  */
 import { describe, expect, it } from 'vitest';
-import { readMetadataHeader } from '../../src/protocol/rev2026-07-28/http.js';
-import { createTokenCheck, metadataUrl } from '../../src/transport/http/auth.js';
-import { parseAccept } from '../../src/transport/http/headers.js';
-import { createHostCheck, createOriginCheck } from '../../src/transport/http/origin.js';
-import { createSseStream } from '../../src/transport/http/sse.js';
+import { readMetadataHeader } from '../../../src/protocol/rev2026-07-28/http.js';
+import { metadataUrl } from '../../../src/transport/http/auth/metadata.js';
+import { createTokenCheck } from '../../../src/transport/http/auth/static-token.js';
+import { parseAccept } from '../../../src/transport/http/headers.js';
+import { createHostCheck, createOriginCheck } from '../../../src/transport/http/origin.js';
+import { createSseStream } from '../../../src/transport/http/sse.js';
 
 function header(value: string): ReturnType<typeof readMetadataHeader> {
   return readMetadataHeader(new Headers({ 'Mcp-Name': value }), 'Mcp-Name');

@@ -4,10 +4,10 @@
  * Called once per target (web handler, node:http) so both behave alike.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HttpOptions } from '../../src/http.js';
-import { json, type MakeHttpClient, post, type RawHttpClient, SseReader } from '../_http-client.js';
-import { type RevisionName, schemaErrors } from '../_schema.js';
-import { initializeParams, type Message } from '../_wire.js';
+import type { HttpOptions } from '../../../src/http.js';
+import { json, type MakeHttpClient, post, type RawHttpClient, SseReader } from '../../_http-client.js';
+import { type RevisionName, schemaErrors } from '../../_schema.js';
+import { initializeParams, type Message } from '../../_wire.js';
 import { createFixture, type Fixture, PROMPT_NAMES } from './http-fixture.js';
 
 const LEGACY = ['2025-06-18', '2025-11-25'] as const;

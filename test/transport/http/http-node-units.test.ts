@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathnameOf } from '../../src/transport/http/node.js';
+import { pathnameOf } from '../../../src/transport/http/node.js';
 
 /** The path a Fetch server would see: origin-form targets appended to the origin, others parsed whole. */
 function viaUrl(target: string): string {

@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernHeaders, SseReader } from '../_http-client.js';
-import { initializeParams, modernMeta } from '../_wire.js';
+import { modernHeaders, SseReader } from '../../../_http-client.js';
+import { initializeParams, modernMeta } from '../../../_wire.js';
 import { writeFolder } from './_folder.js';
 import { type Issuer, startIssuer } from './_issuer.js';
 import { type Served, serveWithOAuth } from './_server.js';

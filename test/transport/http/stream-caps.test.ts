@@ -4,10 +4,10 @@
  * `trustProxy` the last X-Forwarded-For entry names the client.
  */
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, livePrompts } from '../../src/index.js';
-import { createHttpHandler } from '../../src/transport/http/handler.js';
-import { modernHeaders } from '../_http-client.js';
-import { modern } from '../_wire.js';
+import { createServer, definePrompt, livePrompts } from '../../../src/index.js';
+import { createHttpHandler } from '../../../src/transport/http/handler.js';
+import { modernHeaders } from '../../_http-client.js';
+import { modern } from '../../_wire.js';
 
 const LISTEN = { jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: modern({ notifications: { promptsListChanged: true } }) };
 

@@ -6,8 +6,8 @@
  * exactly as a tampered state; under the same subject it completes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernHeaders } from '../_http-client.js';
-import { type Message, modernMeta } from '../_wire.js';
+import { modernHeaders } from '../../../_http-client.js';
+import { type Message, modernMeta } from '../../../_wire.js';
 import { type Issuer, RS_CLIENT, startIssuer } from './_issuer.js';
 import { type Served, serveWithOAuth } from './_server.js';
 

@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpHandler, toNodeHandler } from '../../src/http.js';
-import { createServer as createMcpServer, definePrompt, staticPrompts } from '../../src/index.js';
+import { createHttpHandler, toNodeHandler } from '../../../src/http.js';
+import { createServer as createMcpServer, definePrompt, staticPrompts } from '../../../src/index.js';
 
 const servers: Array<ReturnType<typeof createServer>> = [];
 afterEach(async () => {

@@ -8,12 +8,12 @@
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mirroredParams } from '../../src/core/tool-headers.js';
-import { serveHttp } from '../../src/http.js';
-import { createServer, defineTool, type Server, staticTools } from '../../src/index.js';
-import { HTTP_CLIENTS, json, modernPost, type RawHttpClient } from '../_http-client.js';
-import { schemaErrors } from '../_schema.js';
-import type { Message } from '../_wire.js';
+import { mirroredParams } from '../../../src/core/tool-headers.js';
+import { serveHttp } from '../../../src/http.js';
+import { createServer, defineTool, type Server, staticTools } from '../../../src/index.js';
+import { HTTP_CLIENTS, json, modernPost, type RawHttpClient } from '../../_http-client.js';
+import { schemaErrors } from '../../_schema.js';
+import type { Message } from '../../_wire.js';
 
 const ROUTE_SCHEMA = {
   type: 'object',

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/_run.js';
+import { runCli } from '../../../cli/_run.js';
 import { writeFolder } from './_folder.js';
 
 const folders: Array<{ remove(): void }> = [];

@@ -7,8 +7,8 @@
  * with audiences and on one without.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernHeaders } from '../_http-client.js';
-import { type Message, modernMeta } from '../_wire.js';
+import { modernHeaders } from '../../../_http-client.js';
+import { type Message, modernMeta } from '../../../_wire.js';
 import { writeFolder } from './_folder.js';
 import { type Issuer, startIssuer } from './_issuer.js';
 import { type Served, SKILLS, serveWithOAuth } from './_server.js';

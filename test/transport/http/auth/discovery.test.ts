@@ -7,8 +7,8 @@
  * (RFC 8414 §3.3), against the real provider.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { metadataUrls } from '../../src/transport/http/auth/discovery.js';
-import { createOAuthGate } from '../../src/transport/http/auth/oauth.js';
+import { metadataUrls } from '../../../../src/transport/http/auth/discovery.js';
+import { createOAuthGate } from '../../../../src/transport/http/auth/oauth.js';
 import { type Issuer, startIssuer } from './_issuer.js';
 import { call, type Served, serveWithOAuth } from './_server.js';
 

@@ -6,9 +6,9 @@
  */
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createHttpHandler, serveHttp } from '../../src/http.js';
-import { createServer, definePrompt, staticPrompts } from '../../src/index.js';
-import { modernMeta } from '../_wire.js';
+import { createHttpHandler, serveHttp } from '../../../src/http.js';
+import { createServer, definePrompt, staticPrompts } from '../../../src/index.js';
+import { modernMeta } from '../../_wire.js';
 
 const META = modernMeta();
 const discover = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: META } });
