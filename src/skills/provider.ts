@@ -18,14 +18,14 @@ import type { SkillsProvider } from '../core/skills.js';
 import type { ToolProvider } from '../core/tools.js';
 import { parseUriTemplate } from '../core/uri-template.js';
 import { ErrorCode, InvalidParamsError, ProtocolError } from '../jsonrpc/errors.js';
-import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue.js';
-import { promptResultOf } from './entries.js';
-import { formatIssue } from './issues.js';
-import { StaleFileError } from './load-skill.js';
-import { decodeExact, digestOf } from './skill-record.js';
-import { instructionsFor, skillTools } from './skill-tools.js';
-import { byUri } from './uri-lookup.js';
-import { type TreeWatcher, watchTree } from './watch-tree.js';
+import { ArgumentValueError, buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue/catalogue.js';
+import { promptResultOf } from './catalogue/entries.js';
+import { byUri } from './catalogue/uri-lookup.js';
+import { formatIssue } from './load/issues.js';
+import { StaleFileError } from './load/load-skill.js';
+import { decodeExact, digestOf } from './load/skill-record.js';
+import { type TreeWatcher, watchTree } from './load/watch-tree.js';
+import { instructionsFor, skillTools } from './tools/skill-tools.js';
 
 export interface SkillsFolderOptions extends CatalogueOptions {
   /** Watch the folders and reload on change. */

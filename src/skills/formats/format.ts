@@ -4,9 +4,9 @@
  * is a file in this folder, listed in index.ts; the loader (prompt-files.ts)
  * does what they share (frontmatter, description, the text after it).
  */
-import type { DeclaredArgument } from '../arguments.js';
-import type { KeyLines } from '../frontmatter.js';
-import type { Issue } from '../issues.js';
+import type { DeclaredArgument } from '../load/arguments.js';
+import type { KeyLines } from '../load/frontmatter.js';
+import type { Issue } from '../load/issues.js';
 
 /** A file of the format, as the walk found it. */
 export interface PromptFileRef {
