@@ -14,8 +14,17 @@
 import type { Prompt, Tool } from '../../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../../core/rank.js';
 import type { SkillFileRecord, SkillRecord } from '../load/skill-record.js';
-import { describeSkills } from '../tools/skill-listing.js';
-import type { Catalogue } from './catalogue-view.js';
+
+/**
+ * What a directory is made of: a catalogue's skills and prompts (catalogue-view.ts),
+ * or a view of them per audience. A shape rather than the catalogue's type, so that
+ * the catalogue may build directories without the two modules importing each other.
+ */
+export interface DirectorySource {
+  readonly skills: readonly SkillRecord[];
+  /** The prompt of each name, and the skill it is of (entries.ts `PromptEntry`). */
+  readonly promptsByName: ReadonlyMap<string, { readonly prompt: Prompt; readonly skill?: SkillRecord }>;
+}
 
 /** A loadable skill: its prompt (name, first sentence, arguments) and its record. */
 export interface DirectoryEntry {
@@ -55,11 +64,9 @@ export class SkillDirectory {
   readonly #position: ReadonlyMap<DirectoryEntry, number>;
   #index: SearchIndex | undefined;
   #files: Map<SkillRecord, ReadonlyMap<string, SkillFileRecord>> | undefined;
-  #description: string | undefined;
-  /** The skill tools' listing over this directory (skill-tools.ts), made once. */
-  toolListing: readonly Tool[] | undefined;
+  #toolListing: readonly Tool[] | undefined;
 
-  constructor(catalogue: Pick<Catalogue, 'skills' | 'promptsByName'>) {
+  constructor(catalogue: DirectorySource) {
     const top: DirectoryEntry[] = [];
     const nested: DirectoryEntry[] = [];
     for (const skill of catalogue.skills) {
@@ -72,10 +79,14 @@ export class SkillDirectory {
     this.#position = new Map(this.entries.map((e, i) => [e, i]));
   }
 
-  /** `load_skill`'s description: the skills that fit its bound (skill-listing.ts). */
-  get description(): string {
-    this.#description ??= describeSkills(this);
-    return this.#description;
+  /**
+   * The skill tools' listing over this directory, made by `make` (tools/skill-tools.ts) on
+   * first use and kept by the directory itself: one array per directory, so the engine's
+   * pager keeps its versions of it, and no module writes onto an object it does not own.
+   */
+  toolListing(make: (directory: SkillDirectory) => readonly Tool[]): readonly Tool[] {
+    this.#toolListing ??= make(this);
+    return this.#toolListing;
   }
 
   /** The loadable skill of that name. */

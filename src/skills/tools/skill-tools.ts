@@ -13,13 +13,13 @@
 import { createEmitter } from '../../core/changes.js';
 import type { Awaitable, RequestContext } from '../../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../../core/errors.js';
-import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult } from '../../core/model.js';
+import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult, Tool } from '../../core/model.js';
 import { isMissing, lacksArguments, requiredArguments } from '../../core/prompt-arguments.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../../core/tools.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import type { Catalogue } from '../catalogue/catalogue-view.js';
 import type { DirectoryEntry, SkillDirectory } from '../catalogue/skill-directory.js';
-import { fileList, searchAnswer, unknownFile, unknownSkill } from './skill-listing.js';
+import { describeSkills, fileList, searchAnswer, unknownFile, unknownSkill } from './skill-listing.js';
 
 /** The names of the two tools: snake_case, as the tool names hosts already know (`read_file`, `web_search`). */
 export const LOAD_SKILL = 'load_skill';
@@ -214,18 +214,19 @@ export function skillTools(source: SkillToolSource): SkillTools {
     [LOAD_SKILL, load],
     [READ_SKILL_FILE, read],
   ]);
+  /** The two tools over `directory`, load_skill's description listing its skills; each directory keeps its own (skill-directory.ts). */
+  const listingOf = (directory: SkillDirectory): readonly Tool[] => [{ ...load.tool, description: describeSkills(directory) }, read.tool];
+  const descriptionOf = (directory: SkillDirectory): string | undefined => directory.toolListing(listingOf)[0]?.description;
 
   return {
     // Built when the server (re)builds its tool catalogue: once per change, not per request.
-    list: () => [{ ...load.tool, description: source.catalogue().skillDirectory.description }, read.tool],
+    list: () => [...source.catalogue().skillDirectory.toolListing(listingOf)],
     // load_skill's description names only the skills the caller may load; one array per directory, so its pages are kept.
     // A folder without audiences lists the same to everyone: no listing of the caller's own.
     listFor(principal) {
       const catalogue = source.catalogue();
       if (!catalogue.owners.restricted) return undefined;
-      const directory = catalogue.skillDirectoryFor(principal);
-      directory.toolListing ??= [{ ...load.tool, description: directory.description }, read.tool];
-      return directory.toolListing;
+      return catalogue.skillDirectoryFor(principal).toolListing(listingOf);
     },
     call(name, args, ctx) {
       const definition = definitions.get(name);
@@ -235,7 +236,7 @@ export function skillTools(source: SkillToolSource): SkillTools {
     watch: (listener) => changes.watch(listener),
     reloaded(previous, next) {
       // The description lists skills: a changed set may change it, and only then are clients told.
-      if (previous.skillDirectory.description !== next.skillDirectory.description) changes.emit();
+      if (descriptionOf(previous.skillDirectory) !== descriptionOf(next.skillDirectory)) changes.emit();
     },
   };
 }
