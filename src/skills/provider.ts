@@ -1,6 +1,6 @@
 /**
  * A skills folder as prompt, resource, skills and tool providers, with optional
- * live reload: every folder is watched (see watch-tree.ts), a change builds a new catalogue, and
+ * live reload: every folder is watched (see load/watch-tree.ts), a change builds a new catalogue, and
  * the new one replaces the old in one assignment only if it was built; a
  * failed reload keeps the last good catalogue and logs why.
  */

@@ -9,11 +9,11 @@ import type { Principal } from '../../core/context.js';
 import type { Prompt, Resource } from '../../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../../core/rank.js';
 import type { SkillEntry } from '../../core/skills.js';
-import { Owners } from '../load/audience.js';
 import type { ConfinedFs } from '../load/confined-fs.js';
 import type { Issue } from '../load/issues.js';
 import type { SkillFileRecord, SkillRecord } from '../load/skill-record.js';
 import { directoryListings, type PromptEntry } from './entries.js';
+import { Owners } from './owners.js';
 import { SkillDirectory } from './skill-directory.js';
 
 /** A servable file: its record and the folder it lives in. */
@@ -50,7 +50,7 @@ export interface Catalogue {
   pathCompletions(skill: SkillRecord): CompletionIndex;
   /** The skills the `load_skill` tool lists and searches. */
   readonly skillDirectory: SkillDirectory;
-  /** The innermost skill holding each URI, whose audience (audience.ts) is that of the URI. */
+  /** The innermost skill holding each URI, whose audience (owners.ts) is that of the URI. */
   readonly owners: Owners;
   /** {@link skillDirectory} as `principal` may see it (the catalogue's own when it sees all). */
   skillDirectoryFor(principal: Principal | undefined): SkillDirectory;

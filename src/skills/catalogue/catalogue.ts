@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { audienceOf, restrictTo } from '../../core/audience.js';
 import type { Prompt } from '../../core/model.js';
 import { trimOf } from '../../core/trim.js';
-import { declaredAudience, restrictSkill } from '../load/audience.js';
+import { declaredAudience } from '../load/audience.js';
 import { type ConfinedFs, openConfined } from '../load/confined-fs.js';
 import { keyLines } from '../load/frontmatter.js';
 import { addIssues, capIssues, type Issue } from '../load/issues.js';
@@ -21,6 +21,7 @@ import { BuiltCatalogue, type Catalogue, type Served } from './catalogue-view.js
 import type { CitationTargets } from './citations.js';
 import { type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
 import { extensionProblems } from './extension.js';
+import { restrictSkill } from './owners.js';
 
 export type { Catalogue, FileEntry } from './catalogue-view.js';
 export { ArgumentValueError, type PromptEntry } from './entries.js';

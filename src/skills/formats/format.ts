@@ -1,7 +1,7 @@
 /**
  * What a prompt file format is: how the walk recognises one of its files, and
  * how a recognised file's frontmatter and body become a prompt. Each format
- * is a file in this folder, listed in index.ts; the loader (prompt-files.ts)
+ * is a file in this folder, listed in index.ts; the loader (load/prompt-files.ts)
  * does what they share (frontmatter, description, the text after it).
  */
 import type { DeclaredArgument } from '../load/arguments.js';

@@ -129,7 +129,7 @@ export function skillTools(source: SkillToolSource): SkillTools {
     annotations: READ_ONLY,
     async call(input, ctx): Promise<ContentBlock[]> {
       const { name, query, locale, arguments: given = {} } = input as LoadArguments;
-      // What this caller may load (audience.ts): the others are answered as unknown.
+      // What this caller may load (catalogue/owners.ts, core/audience.ts): the others are answered as unknown.
       const directory = source.catalogue().skillDirectoryFor(ctx.principal);
       if (name === undefined) {
         if (query === undefined) throw new ToolArgumentsError(LOAD_SKILL, ['/: give the name of a skill to load, or a query to search the skills']);
@@ -138,7 +138,7 @@ export function skillTools(source: SkillToolSource): SkillTools {
       const { prompt, skill } = need(directory, name);
       const declared = prompt.arguments ?? [];
       const values: Record<string, string> = { ...given };
-      // The locale of a skill with variants is its `locale` argument (entries.ts); a skill without any has one text.
+      // The locale of a skill with variants is its `locale` argument (catalogue/entries.ts); a skill without any has one text.
       if (locale !== undefined && declared.some((a) => a.name === 'locale')) values.locale = locale;
       const issues: string[] = [];
       for (const key of Object.keys(given)) {
@@ -214,7 +214,7 @@ export function skillTools(source: SkillToolSource): SkillTools {
     [LOAD_SKILL, load],
     [READ_SKILL_FILE, read],
   ]);
-  /** The two tools over `directory`, load_skill's description listing its skills; each directory keeps its own (skill-directory.ts). */
+  /** The two tools over `directory`, load_skill's description listing its skills; each directory keeps its own (catalogue/skill-directory.ts). */
   const listingOf = (directory: SkillDirectory): readonly Tool[] => [{ ...load.tool, description: describeSkills(directory) }, read.tool];
   const descriptionOf = (directory: SkillDirectory): string | undefined => directory.toolListing(listingOf)[0]?.description;
 
