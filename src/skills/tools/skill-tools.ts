@@ -13,7 +13,7 @@
 import { createEmitter } from '../../core/changes.js';
 import type { Awaitable, RequestContext } from '../../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../../core/errors.js';
-import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult, Tool } from '../../core/model.js';
+import type { CallToolResult, Completion, ContentBlock, Prompt, PromptResult, ReadResourceResult, Tool } from '../../core/model.js';
 import { isMissing, lacksArguments, requiredArguments } from '../../core/prompt-arguments.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../../core/tools.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
@@ -111,103 +111,124 @@ export function instructionsFor(tools: boolean): string {
   return tools ? TOOL_INSTRUCTIONS : RESOURCE_INSTRUCTIONS;
 }
 
+/** The loadable skill `name`, or a failure the model can act on. */
+function need(directory: SkillDirectory, name: string): DirectoryEntry {
+  const entry = directory.get(name);
+  if (!entry) throw new Error(unknownSkill(directory, name));
+  return entry;
+}
+
+/**
+ * The values to render skill `name` with: `given` checked against what the
+ * skill declares, the locale added, and missing required ones asked of the
+ * user when the client can ask; throws ToolArgumentsError with every problem.
+ */
+async function argumentValues(
+  source: SkillToolSource,
+  name: string,
+  prompt: Prompt,
+  input: LoadArguments,
+  ctx: RequestContext,
+): Promise<Record<string, string>> {
+  const { locale, arguments: given = {} } = input;
+  const declared = prompt.arguments ?? [];
+  const values: Record<string, string> = { ...given };
+  // The locale of a skill with variants is its `locale` argument (catalogue/entries.ts); a skill without any has one text.
+  if (locale !== undefined && declared.some((a) => a.name === 'locale')) values.locale = locale;
+  const issues: string[] = [];
+  for (const key of Object.keys(given)) {
+    if (!declared.some((a) => a.name === key)) {
+      const takes = declared.length === 0 ? 'it takes none' : `it takes ${declared.map((a) => a.name).join(', ')}`;
+      issues.push(`/arguments/${key}: the skill "${name}" has no argument "${key}"; ${takes}`);
+    }
+  }
+  // As prompts/get: missing required arguments are asked of the user when the client can
+  // ask (core/prompt-arguments.ts); what is still missing then is the caller's to correct.
+  if (issues.length === 0 && lacksArguments(prompt, values) && ctx.input && ctx.client?.capabilities.elicitation !== undefined) {
+    try {
+      Object.assign(values, await requiredArguments(prompt, values, ctx, async (argument) => source.complete(name, argument, values, ctx)));
+    } catch (error) {
+      if (!(error instanceof InvalidParamsError)) throw error;
+    }
+  }
+  // The rule prompts/get keeps (core/prompt-arguments.ts): an empty value is a missing one.
+  for (const argument of declared) {
+    if (!isMissing(argument, values)) continue;
+    // What the argument completes to, as a client's form would offer it.
+    const { values: offered } = await source.complete(name, argument.name, values, ctx);
+    const about = [argument.description, offered.length > 0 ? `suggested values: ${offered.slice(0, MAX_OFFERED).join(', ')}` : undefined];
+    const said = about.filter((part) => part !== undefined).join('; ');
+    issues.push(`/arguments/${argument.name}: required by the skill "${name}"${said ? ` (${said})` : ''}`);
+  }
+  if (issues.length > 0) throw new ToolArgumentsError(LOAD_SKILL, issues);
+  return values;
+}
+
+/** `load_skill`: a search's answer, or the skill rendered as `prompts/get` renders it, then its other files. */
+async function loadSkill(source: SkillToolSource, input: LoadArguments, ctx: RequestContext): Promise<ContentBlock[]> {
+  const { name, query } = input;
+  // What this caller may load (catalogue/owners.ts, core/audience.ts): the others are answered as unknown.
+  const directory = source.catalogue().skillDirectoryFor(ctx.principal);
+  if (name === undefined) {
+    if (query === undefined) throw new ToolArgumentsError(LOAD_SKILL, ['/: give the name of a skill to load, or a query to search the skills']);
+    return [{ type: 'text', text: searchAnswer(directory, query) }];
+  }
+  const { prompt, skill } = need(directory, name);
+  const values = await argumentValues(source, name, prompt, input, ctx);
+  let rendered: PromptResult;
+  try {
+    rendered = await source.render(name, values, ctx);
+  } catch (error) {
+    // A value the skill refuses (a locale that is not a language tag): the caller's to correct.
+    if (error instanceof InvalidParamsError) throw new ToolArgumentsError(LOAD_SKILL, [error.message]);
+    if (isOutputLimitError(error)) throw new Error(`The skill "${name}" is larger than this server sends`);
+    throw error;
+  }
+  const content: ContentBlock[] = rendered.messages.map((message) => message.content);
+  // Not the files of a skill nested in this one that the caller may not use.
+  const files = fileList(skill, source.catalogue().filesFor(skill, ctx.principal));
+  if (files !== undefined) content.push({ type: 'text', text: files });
+  return content;
+}
+
+/** `read_skill_file`: a catalogued file of a loadable skill, read as the resource it is. */
+async function readSkillFile(source: SkillToolSource, input: { skill: string; path: string }, ctx: RequestContext): Promise<CallToolResult> {
+  const { skill: name, path } = input;
+  const catalogue = source.catalogue();
+  const directory = catalogue.skillDirectoryFor(ctx.principal);
+  const { skill } = need(directory, name);
+  // A catalogued path or nothing: the path is looked up, never resolved, so `..`,
+  // absolute paths and encodings name no file; the read is the resource read.
+  // A file of a nested skill the caller may not use is no file, and no path close to one names it.
+  const file = directory.file(skill, path);
+  if (!file || !catalogue.mayRead(file.uri, ctx.principal)) throw new Error(unknownFile(catalogue.pathCompletionsFor(skill, ctx.principal), skill, path));
+  let contents: ReadResourceResult['contents'];
+  try {
+    ({ contents } = await source.read(file.uri, ctx));
+  } catch (error) {
+    if (isOutputLimitError(error)) throw new Error(`${path} is larger than this server sends`);
+    throw error;
+  }
+  return { content: contents.map(toContent) };
+}
+
 /** Creates the tools of a folder. */
 export function skillTools(source: SkillToolSource): SkillTools {
   const changes = createEmitter<void>();
-
-  /** The loadable skill `name`, or a failure the model can act on. */
-  function need(directory: SkillDirectory, name: string): DirectoryEntry {
-    const entry = directory.get(name);
-    if (!entry) throw new Error(unknownSkill(directory, name));
-    return entry;
-  }
-
   const load = defineTool({
     name: LOAD_SKILL,
     title: 'Load a skill',
     inputSchema: LOAD_INPUT,
     annotations: READ_ONLY,
-    async call(input, ctx): Promise<ContentBlock[]> {
-      const { name, query, locale, arguments: given = {} } = input as LoadArguments;
-      // What this caller may load (catalogue/owners.ts, core/audience.ts): the others are answered as unknown.
-      const directory = source.catalogue().skillDirectoryFor(ctx.principal);
-      if (name === undefined) {
-        if (query === undefined) throw new ToolArgumentsError(LOAD_SKILL, ['/: give the name of a skill to load, or a query to search the skills']);
-        return [{ type: 'text', text: searchAnswer(directory, query) }];
-      }
-      const { prompt, skill } = need(directory, name);
-      const declared = prompt.arguments ?? [];
-      const values: Record<string, string> = { ...given };
-      // The locale of a skill with variants is its `locale` argument (catalogue/entries.ts); a skill without any has one text.
-      if (locale !== undefined && declared.some((a) => a.name === 'locale')) values.locale = locale;
-      const issues: string[] = [];
-      for (const key of Object.keys(given)) {
-        if (!declared.some((a) => a.name === key)) {
-          const takes = declared.length === 0 ? 'it takes none' : `it takes ${declared.map((a) => a.name).join(', ')}`;
-          issues.push(`/arguments/${key}: the skill "${name}" has no argument "${key}"; ${takes}`);
-        }
-      }
-      // As prompts/get: missing required arguments are asked of the user when the client can
-      // ask (core/prompt-arguments.ts); what is still missing then is the caller's to correct.
-      if (issues.length === 0 && lacksArguments(prompt, values) && ctx.input && ctx.client?.capabilities.elicitation !== undefined) {
-        try {
-          Object.assign(values, await requiredArguments(prompt, values, ctx, async (argument) => source.complete(name, argument, values, ctx)));
-        } catch (error) {
-          if (!(error instanceof InvalidParamsError)) throw error;
-        }
-      }
-      // The rule prompts/get keeps (core/prompt-arguments.ts): an empty value is a missing one.
-      for (const argument of declared) {
-        if (!isMissing(argument, values)) continue;
-        // What the argument completes to, as a client's form would offer it.
-        const { values: offered } = await source.complete(name, argument.name, values, ctx);
-        const about = [argument.description, offered.length > 0 ? `suggested values: ${offered.slice(0, MAX_OFFERED).join(', ')}` : undefined];
-        const said = about.filter((part) => part !== undefined).join('; ');
-        issues.push(`/arguments/${argument.name}: required by the skill "${name}"${said ? ` (${said})` : ''}`);
-      }
-      if (issues.length > 0) throw new ToolArgumentsError(LOAD_SKILL, issues);
-      let rendered: PromptResult;
-      try {
-        rendered = await source.render(name, values, ctx);
-      } catch (error) {
-        // A value the skill refuses (a locale that is not a language tag): the caller's to correct.
-        if (error instanceof InvalidParamsError) throw new ToolArgumentsError(LOAD_SKILL, [error.message]);
-        if (isOutputLimitError(error)) throw new Error(`The skill "${name}" is larger than this server sends`);
-        throw error;
-      }
-      const content: ContentBlock[] = rendered.messages.map((message) => message.content);
-      // Not the files of a skill nested in this one that the caller may not use.
-      const files = fileList(skill, source.catalogue().filesFor(skill, ctx.principal));
-      if (files !== undefined) content.push({ type: 'text', text: files });
-      return content;
-    },
+    call: (input, ctx) => loadSkill(source, input as LoadArguments, ctx),
   });
-
   const read = defineTool({
     name: READ_SKILL_FILE,
     title: 'Read a skill file',
     description: READ_DESCRIPTION,
     inputSchema: READ_INPUT,
     annotations: READ_ONLY,
-    async call(input, ctx): Promise<CallToolResult> {
-      const { skill: name, path } = input as { skill: string; path: string };
-      const catalogue = source.catalogue();
-      const directory = catalogue.skillDirectoryFor(ctx.principal);
-      const { skill } = need(directory, name);
-      // A catalogued path or nothing: the path is looked up, never resolved, so `..`,
-      // absolute paths and encodings name no file; the read is the resource read.
-      // A file of a nested skill the caller may not use is no file, and no path close to one names it.
-      const file = directory.file(skill, path);
-      if (!file || !catalogue.mayRead(file.uri, ctx.principal)) throw new Error(unknownFile(catalogue.pathCompletionsFor(skill, ctx.principal), skill, path));
-      let contents: ReadResourceResult['contents'];
-      try {
-        ({ contents } = await source.read(file.uri, ctx));
-      } catch (error) {
-        if (isOutputLimitError(error)) throw new Error(`${path} is larger than this server sends`);
-        throw error;
-      }
-      return { content: contents.map(toContent) };
-    },
+    call: (input, ctx) => readSkillFile(source, input as { skill: string; path: string }, ctx),
   });
 
   const definitions = new Map<string, ToolDefinition>([
