@@ -15,8 +15,8 @@ import { keyLines } from '../load/frontmatter.js';
 import { addIssues, capIssues, type Issue } from '../load/issues.js';
 import { loadSkill } from '../load/load-skill.js';
 import { loadPromptFile } from '../load/prompt-files.js';
-import { DEFAULT_LIMITS, type ScanLimits, type ScannedSkill, scanFolder } from '../load/scan.js';
-import { decodeUtf8, type SkillRecord } from '../load/skill-record.js';
+import { DEFAULT_LIMITS, type ScanLimits, type ScannedSkill, type ScanResult, scanFolder } from '../load/scan.js';
+import { decodeUtf8, type LoadedSkill, type SkillRecord } from '../load/skill-record.js';
 import { BuiltCatalogue, type Catalogue, type Served } from './catalogue-view.js';
 import type { CitationTargets } from './citations.js';
 import { type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
@@ -94,139 +94,187 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, run: (item: T)
   return results;
 }
 
-/** Builds a catalogue. Throws only when a folder itself cannot be opened. */
-export async function buildCatalogue(dirs: readonly string[], options: CatalogueOptions = {}): Promise<Catalogue> {
-  const issues: Issue[] = [];
-  const roots = await Promise.all(dirs.map((dir) => openConfined(dir)));
-  const prefix = options.prefix ?? slugify(basename(roots[0]?.root ?? 'skills'));
-  const maxFileBytes = options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number);
+/** What a catalogue is built into, folder after folder. */
+interface Build {
+  issues: Issue[];
+  /** With several folders, findings name their folder (Issue.folder) and a duplicate names where the one that was served lives. */
+  several: boolean;
+  prefix: string;
+  maxFileBytes: number;
+  promptsByName: Map<string, PromptEntry>;
+  prompts: Prompt[];
+  /** Where each prompt name was taken. */
+  owners: Map<string, string>;
+  skills: SkillRecord[];
+  outsideExtension: Set<SkillRecord>;
+  served: Served[];
+  /** By skill path: a skill's URI is a function of its path, and the path is already a string. */
+  dirsByPath: Map<string, string>;
+  sharedTargets: Map<string, string>;
+  /** Prompts added once every folder is read: shared references and prompt files come after every folder's skills. */
+  deferred: Array<() => void>;
+}
 
-  // With several folders, findings name their folder (Issue.folder) and a
-  // duplicate names where the one that was served lives.
-  const several = dirs.length > 1;
-  const where = (dir: string, rel: string): string => (several ? join(dir, rel) : rel);
+function where(build: Build, dir: string, rel: string): string {
+  return build.several ? join(dir, rel) : rel;
+}
 
-  const promptsByName = new Map<string, PromptEntry>();
-  const prompts: Prompt[] = [];
-  const owners = new Map<string, string>();
-  function addPrompt(entry: PromptEntry, source: string, dir: string): void {
-    const name = entry.prompt.name;
-    const owner = owners.get(name);
-    if (owner !== undefined) {
-      const issue: Issue = {
+function addPrompt(build: Build, entry: PromptEntry, source: string, dir: string): void {
+  const name = entry.prompt.name;
+  const owner = build.owners.get(name);
+  if (owner !== undefined) {
+    const issue: Issue = {
+      severity: 'warning',
+      code: 'duplicate_name',
+      path: source,
+      message: `The prompt name "${name}" is already taken by ${owner}; this one is not served`,
+    };
+    build.issues.push(build.several ? { ...issue, folder: dir } : issue);
+    return;
+  }
+  build.owners.set(name, where(build, dir, source));
+  build.promptsByName.set(name, entry);
+  build.prompts.push(entry.prompt);
+}
+
+/** A folder's shared references, read first so that skills can cite them. */
+async function addSharedReferences(build: Build, fs: ConfinedFs, rels: readonly string[], dir: string): Promise<void> {
+  const { maxFileBytes, prefix, sharedTargets } = build;
+  for (const rel of rels) {
+    const slug = rel.slice('references/'.length, -'.md'.length);
+    const name = `${prefix}-references-${slug}`;
+    const text = await readText(fs, rel, maxFileBytes);
+    if (text === undefined) {
+      build.issues.push({ severity: 'error', code: 'unreadable', path: rel, message: `Cannot read the file as UTF-8 text of at most ${maxFileBytes} bytes` });
+      continue;
+    }
+    if (!sharedTargets.has(slug)) sharedTargets.set(slug, name);
+    const entry = await referencePrompt(name, text, `Shared reference "${slug}"`, { local: new Map(), shared: sharedTargets });
+    build.deferred.push(() => addPrompt(build, entry, rel, dir));
+  }
+}
+
+/**
+ * Places a folder's loaded skills: each nested in the served skill around it
+ * and restricted by its audience, a duplicate path left out, a skill the
+ * Skills extension cannot carry marked. Returns where each served skill's
+ * SKILL.md is, for issues (not asked of the skill, which makes its file record on first use).
+ */
+function placeSkills(build: Build, scanned: readonly ScannedSkill[], loaded: ReadonlyArray<LoadedSkill | undefined>, here: Served, dir: string): string[] {
+  const sources: string[] = [];
+  // Skills come shallowest first, so an enclosing skill is placed before the skills inside it.
+  const servedDirs = new Map<string, SkillRecord>();
+  for (const [index, skill] of loaded.entries()) {
+    if (!skill) continue;
+    const source = (scanned[index] as ScannedSkill).file.rel;
+    const outer = enclosing(servedDirs, skill.dir);
+    if (outer) skill.nestIn(outer.skill, outer.between);
+    restrictSkill(skill, declaredAudience(skill.frontmatter).audience, outer?.skill);
+    const first = build.dirsByPath.get(skill.path);
+    if (first !== undefined) {
+      const line = keyLines(skill.text)(['name']);
+      build.issues.push({
         severity: 'warning',
         code: 'duplicate_name',
         path: source,
-        message: `The prompt name "${name}" is already taken by ${owner}; this one is not served`,
-      };
-      issues.push(several ? { ...issue, folder: dir } : issue);
-      return;
+        ...(line !== undefined ? { line } : {}),
+        message: `The skill "${skill.name}" is already served from ${first || '.'}; ${build.several ? `the one in ${dir}` : 'this one'} is not served`,
+      });
+      continue;
     }
-    owners.set(name, where(dir, source));
-    promptsByName.set(name, entry);
-    prompts.push(entry.prompt);
+    build.skills.push(skill);
+    here.skills.push(skill);
+    sources.push(source);
+    build.dirsByPath.set(skill.path, where(build, dir, skill.dir));
+    servedDirs.set(skill.dir, skill);
+    const problems = extensionProblems(skill.frontmatter);
+    if (problems.length > 0) {
+      build.outsideExtension.add(skill);
+      build.issues.push({
+        severity: 'warning',
+        code: 'not_in_extension',
+        path: source,
+        message: `Left out of the Skills extension (skills/list, skills/get): ${problems.join('; ')}; still served as a prompt and as resources`,
+      });
+    }
   }
+  return sources;
+}
 
-  const skills: SkillRecord[] = [];
-  const outsideExtension = new Set<SkillRecord>();
-  const served: Served[] = [];
-  // By skill path: a skill's URI is a function of its path, and the path is already a string.
-  const dirsByPath = new Map<string, string>();
-  const sharedTargets = new Map<string, string>();
-  const deferred: Array<() => void> = [];
+/** The prompts of a folder's served skills and of their reference documents. */
+async function addSkillPrompts(build: Build, here: Served, sources: readonly string[], dir: string): Promise<void> {
+  const { fs } = here;
+  // Skills without reference documents share one set of citation targets.
+  const plain = { local: new Map<string, string>(), shared: build.sharedTargets };
+  for (const [index, skill] of here.skills.entries()) {
+    const targets = skill.references.size === 0 ? plain : referenceTargets(skill, build.sharedTargets);
+    // A skill's prompt and its reference documents' are the skill's: its audience is theirs.
+    const audience = audienceOf(skill);
+    addPrompt(build, restrictEntry(skillPrompt(skill, targets, fs), audience), sources[index] as string, dir);
+    for (const [slug, rel] of skill.references) {
+      const text = await readText(fs, rel, build.maxFileBytes);
+      if (text === undefined) continue;
+      const entry = await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets);
+      addPrompt(build, restrictEntry(entry, audience), rel, dir);
+    }
+  }
+}
 
+/** A folder's prompt files, each through its format (formats/). */
+async function addPromptFiles(build: Build, fs: ConfinedFs, refs: ScanResult['promptFiles'], dir: string): Promise<void> {
+  const { maxFileBytes } = build;
+  for (const ref of refs) {
+    const text = await readText(fs, ref.rel, maxFileBytes);
+    if (text === undefined) {
+      build.issues.push({
+        severity: 'error',
+        code: 'unreadable',
+        path: ref.rel,
+        message: `Cannot read the file as UTF-8 text of at most ${maxFileBytes} bytes`,
+      });
+      continue;
+    }
+    const record = await loadPromptFile(ref, text, build.issues);
+    if (!record) continue;
+    const entry = restrictEntry(promptFileEntry(record), record.audience);
+    build.deferred.push(() => addPrompt(build, entry, ref.rel, dir));
+  }
+}
+
+/** Builds a catalogue. Throws only when a folder itself cannot be opened. */
+export async function buildCatalogue(dirs: readonly string[], options: CatalogueOptions = {}): Promise<Catalogue> {
+  const roots = await Promise.all(dirs.map((dir) => openConfined(dir)));
+  const build: Build = {
+    issues: [],
+    several: dirs.length > 1,
+    prefix: options.prefix ?? slugify(basename(roots[0]?.root ?? 'skills')),
+    maxFileBytes: options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number),
+    promptsByName: new Map(),
+    prompts: [],
+    owners: new Map(),
+    skills: [],
+    outsideExtension: new Set(),
+    served: [],
+    dirsByPath: new Map(),
+    sharedTargets: new Map(),
+    deferred: [],
+  };
+  const { issues } = build;
   for (const [rootIndex, fs] of roots.entries()) {
     const dir = dirs[rootIndex] as string;
     const firstIssue = issues.length;
-    const rootName = basename(fs.root);
     const scan = await scanFolder(fs, options.limits ?? DEFAULT_LIMITS);
     addIssues(issues, scan.issues);
-
-    // Shared references first, so skills can cite them.
-    for (const rel of scan.sharedReferences) {
-      const slug = rel.slice('references/'.length, -'.md'.length);
-      const name = `${prefix}-references-${slug}`;
-      const text = await readText(fs, rel, maxFileBytes);
-      if (text === undefined) {
-        issues.push({ severity: 'error', code: 'unreadable', path: rel, message: `Cannot read the file as UTF-8 text of at most ${maxFileBytes} bytes` });
-        continue;
-      }
-      if (!sharedTargets.has(slug)) sharedTargets.set(slug, name);
-      const entry = await referencePrompt(name, text, `Shared reference "${slug}"`, { local: new Map(), shared: sharedTargets });
-      deferred.push(() => addPrompt(entry, rel, dir));
-    }
-
-    const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues, maxFileBytes));
+    await addSharedReferences(build, fs, scan.sharedReferences, dir);
+    const rootName = basename(fs.root);
+    const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues, build.maxFileBytes));
     const here: Served = { fs, skills: [] };
-    served.push(here);
-    // Where each served skill's SKILL.md is, for issues (not asked of the skill, which makes its file record on first use).
-    const sources: string[] = [];
-    // Skills come shallowest first, so an enclosing skill is placed before the skills inside it.
-    const servedDirs = new Map<string, SkillRecord>();
-    for (const [index, skill] of loaded.entries()) {
-      if (!skill) continue;
-      const source = (scan.skills[index] as ScannedSkill).file.rel;
-      const outer = enclosing(servedDirs, skill.dir);
-      if (outer) skill.nestIn(outer.skill, outer.between);
-      restrictSkill(skill, declaredAudience(skill.frontmatter).audience, outer?.skill);
-      const first = dirsByPath.get(skill.path);
-      if (first !== undefined) {
-        const line = keyLines(skill.text)(['name']);
-        issues.push({
-          severity: 'warning',
-          code: 'duplicate_name',
-          path: source,
-          ...(line !== undefined ? { line } : {}),
-          message: `The skill "${skill.name}" is already served from ${first || '.'}; ${several ? `the one in ${dir}` : 'this one'} is not served`,
-        });
-        continue;
-      }
-      skills.push(skill);
-      here.skills.push(skill);
-      sources.push(source);
-      dirsByPath.set(skill.path, where(dir, skill.dir));
-      servedDirs.set(skill.dir, skill);
-      const problems = extensionProblems(skill.frontmatter);
-      if (problems.length > 0) {
-        outsideExtension.add(skill);
-        issues.push({
-          severity: 'warning',
-          code: 'not_in_extension',
-          path: source,
-          message: `Left out of the Skills extension (skills/list, skills/get): ${problems.join('; ')}; still served as a prompt and as resources`,
-        });
-      }
-    }
-
-    // Skills without reference documents share one set of citation targets.
-    const plain = { local: new Map<string, string>(), shared: sharedTargets };
-    for (const [index, skill] of here.skills.entries()) {
-      const targets = skill.references.size === 0 ? plain : referenceTargets(skill, sharedTargets);
-      // A skill's prompt and its reference documents' are the skill's: its audience is theirs.
-      const audience = audienceOf(skill);
-      addPrompt(restrictEntry(skillPrompt(skill, targets, fs), audience), sources[index] as string, dir);
-      for (const [slug, rel] of skill.references) {
-        const text = await readText(fs, rel, maxFileBytes);
-        if (text === undefined) continue;
-        const entry = await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets);
-        addPrompt(restrictEntry(entry, audience), rel, dir);
-      }
-    }
-
-    for (const ref of scan.promptFiles) {
-      const text = await readText(fs, ref.rel, maxFileBytes);
-      if (text === undefined) {
-        issues.push({ severity: 'error', code: 'unreadable', path: ref.rel, message: `Cannot read the file as UTF-8 text of at most ${maxFileBytes} bytes` });
-        continue;
-      }
-      const record = await loadPromptFile(ref, text, issues);
-      if (!record) continue;
-      const entry = restrictEntry(promptFileEntry(record), record.audience);
-      deferred.push(() => addPrompt(entry, ref.rel, dir));
-    }
-    if (several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;
+    build.served.push(here);
+    const sources = placeSkills(build, scan.skills, loaded, here, dir);
+    await addSkillPrompts(build, here, sources, dir);
+    await addPromptFiles(build, fs, scan.promptFiles, dir);
+    if (build.several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;
   }
-  for (const add of deferred) add();
-
-  return new BuiltCatalogue(prompts, promptsByName, skills, capIssues(issues), served, outsideExtension);
+  for (const add of build.deferred) add();
+  return new BuiltCatalogue(build.prompts, build.promptsByName, build.skills, capIssues(issues), build.served, build.outsideExtension);
 }
