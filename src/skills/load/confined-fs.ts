@@ -77,106 +77,111 @@ export interface ConfinedFs {
   stampNow(rel: string): string | undefined;
 }
 
+/** Where `rel` leads inside `root`, followed to its real path, or why it is refused. */
+function resolveSafe(root: string, rel: string): { abs: string; kind: 'file' | 'directory'; size: number } | { refused: Refusal } {
+  // A backslash is a separator only where the system says so; elsewhere it is part of a name.
+  if (rel.includes('\0') || isAbsolute(rel) || (sep === '\\' && rel.includes('\\'))) return { refused: 'outside' };
+  const joined = join(root, rel);
+  if (!isInside(root, joined)) return { refused: 'outside' };
+  let real: string;
+  try {
+    real = realpathSync(joined);
+  } catch {
+    return { refused: 'missing' };
+  }
+  if (!isInside(root, real)) return { refused: 'outside' };
+  let info: ReturnType<typeof statSync> | undefined;
+  try {
+    info = statSync(real);
+  } catch {
+    info = undefined;
+  }
+  if (!info) return { refused: 'missing' };
+  if (info.isFile()) return { abs: real, kind: 'file', size: info.size };
+  if (info.isDirectory()) return { abs: real, kind: 'directory', size: 0 };
+  return { refused: 'not-regular' };
+}
+
+function readNowInside(root: string, rel: string, maxBytes?: number): FileRead | { refused: Refusal } {
+  const target = resolveSafe(root, rel);
+  if ('refused' in target) return target;
+  if (target.kind !== 'file') return { refused: 'not-regular' };
+  return readRegular(root, target.abs, maxBytes);
+}
+
+type Listing = Awaited<ReturnType<ConfinedFs['list']>>;
+
+/** {@link ConfinedFs.list} of the folder `root`. */
+async function listInside(root: string, relDir: string, absDir: string | undefined): Promise<Listing> {
+  let dirPath = absDir;
+  if (dirPath === undefined) {
+    const base = resolveSafe(root, relDir);
+    if ('refused' in base || base.kind !== 'directory') {
+      return { entries: [], refused: [{ rel: relDir, reason: 'refused' in base ? base.refused : 'not-regular' }] };
+    }
+    dirPath = base.abs;
+  }
+  await pace();
+  // The folder is opened and proven inside, then listed through its descriptor
+  // where the system allows it, so the listing is of the folder that was checked.
+  const opened = openInside(root, dirPath, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+  if ('refused' in opened) return { entries: [], refused: [{ rel: relDir, reason: opened.refused }] };
+  let dirents: Dirent[];
+  const listed = FD_LINKS !== undefined ? `${FD_LINKS}${opened.fd}` : opened.where;
+  let badNames: Map<string, number> | undefined;
+  try {
+    dirents = readdirSync(listed, { withFileTypes: true });
+    if (dirents.some((d) => d.name.includes('\uFFFD'))) badNames = undecodable(listed);
+  } catch {
+    dirents = [];
+  } finally {
+    closeSync(opened.fd);
+  }
+  dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries: WalkEntry[] = [];
+  const refused: Array<{ rel: string; reason: Refusal }> = [];
+  // The folder's real path, as opened; a name has no separator: joining needs no normalizing.
+  const at = opened.where;
+  const prefix = at.endsWith(sep) ? at : `${at}${sep}`;
+  for (const dirent of dirents) {
+    const name = dirent.name;
+    const rel = relDir === '' ? name : `${relDir}/${name}`;
+    // A name that is not UTF-8 reads back as its U+FFFD twin: it cannot be opened by
+    // its listed name, and a real file of that name would be listed twice.
+    const bad = badNames?.get(name);
+    if (bad !== undefined && bad > 0) {
+      badNames?.set(name, bad - 1);
+      refused.push({ rel, reason: 'bad-name' });
+      continue;
+    }
+    // The directory entry's own type: plain files and folders need no further system call.
+    if (dirent.isFile()) entries.push({ rel, abs: prefix + name, kind: 'file', size: 0 });
+    else if (dirent.isDirectory()) entries.push({ rel, abs: prefix + name, kind: 'directory', size: 0 });
+    else if (dirent.isSymbolicLink()) {
+      const target = resolveSafe(root, rel);
+      if ('refused' in target) refused.push({ rel, reason: target.refused });
+      else entries.push({ rel, abs: target.abs, kind: target.kind, size: target.size });
+    } else refused.push({ rel, reason: 'not-regular' });
+  }
+  return { entries, refused };
+}
+
 /** Opens `dir` for confined access; throws when it is not a directory. */
 export async function openConfined(dir: string): Promise<ConfinedFs> {
   const root = realpathSync(dir);
   if (!statSync(root).isDirectory()) throw new Error(`Not a directory: ${dir}`);
-
-  function resolveSafe(rel: string): { abs: string; kind: 'file' | 'directory'; size: number } | { refused: Refusal } {
-    // A backslash is a separator only where the system says so; elsewhere it is part of a name.
-    if (rel.includes('\0') || isAbsolute(rel) || (sep === '\\' && rel.includes('\\'))) return { refused: 'outside' };
-    const joined = join(root, rel);
-    if (!isInside(root, joined)) return { refused: 'outside' };
-    let real: string;
-    try {
-      real = realpathSync(joined);
-    } catch {
-      return { refused: 'missing' };
-    }
-    if (!isInside(root, real)) return { refused: 'outside' };
-    let info: ReturnType<typeof statSync> | undefined;
-    try {
-      info = statSync(real);
-    } catch {
-      info = undefined;
-    }
-    if (!info) return { refused: 'missing' };
-    if (info.isFile()) return { abs: real, kind: 'file', size: info.size };
-    if (info.isDirectory()) return { abs: real, kind: 'directory', size: 0 };
-    return { refused: 'not-regular' };
-  }
-
-  function readNow(rel: string, maxBytes?: number): FileRead | { refused: Refusal } {
-    const target = resolveSafe(rel);
-    if ('refused' in target) return target;
-    if (target.kind !== 'file') return { refused: 'not-regular' };
-    return readRegular(root, target.abs, maxBytes);
-  }
-
   return {
     root,
-    async list(relDir, absDir) {
-      let dirPath = absDir;
-      if (dirPath === undefined) {
-        const base = resolveSafe(relDir);
-        if ('refused' in base || base.kind !== 'directory') {
-          return { entries: [], refused: [{ rel: relDir, reason: 'refused' in base ? base.refused : 'not-regular' }] };
-        }
-        dirPath = base.abs;
-      }
-      await pace();
-      // The folder is opened and proven inside, then listed through its descriptor
-      // where the system allows it, so the listing is of the folder that was checked.
-      const opened = openInside(root, dirPath, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
-      if ('refused' in opened) return { entries: [], refused: [{ rel: relDir, reason: opened.refused }] };
-      let dirents: Dirent[];
-      const listed = FD_LINKS !== undefined ? `${FD_LINKS}${opened.fd}` : opened.where;
-      let badNames: Map<string, number> | undefined;
-      try {
-        dirents = readdirSync(listed, { withFileTypes: true });
-        if (dirents.some((d) => d.name.includes('\uFFFD'))) badNames = undecodable(listed);
-      } catch {
-        dirents = [];
-      } finally {
-        closeSync(opened.fd);
-      }
-      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const entries: WalkEntry[] = [];
-      const refused: Array<{ rel: string; reason: Refusal }> = [];
-      // The folder's real path, as opened; a name has no separator: joining needs no normalizing.
-      const at = opened.where;
-      const prefix = at.endsWith(sep) ? at : `${at}${sep}`;
-      for (const dirent of dirents) {
-        const name = dirent.name;
-        const rel = relDir === '' ? name : `${relDir}/${name}`;
-        // A name that is not UTF-8 reads back as its U+FFFD twin: it cannot be opened by
-        // its listed name, and a real file of that name would be listed twice.
-        const bad = badNames?.get(name);
-        if (bad !== undefined && bad > 0) {
-          badNames?.set(name, bad - 1);
-          refused.push({ rel, reason: 'bad-name' });
-          continue;
-        }
-        // The directory entry's own type: plain files and folders need no further system call.
-        if (dirent.isFile()) entries.push({ rel, abs: prefix + name, kind: 'file', size: 0 });
-        else if (dirent.isDirectory()) entries.push({ rel, abs: prefix + name, kind: 'directory', size: 0 });
-        else if (dirent.isSymbolicLink()) {
-          const target = resolveSafe(rel);
-          if ('refused' in target) refused.push({ rel, reason: target.refused });
-          else entries.push({ rel, abs: target.abs, kind: target.kind, size: target.size });
-        } else refused.push({ rel, reason: 'not-regular' });
-      }
-      return { entries, refused };
-    },
+    list: (relDir, absDir) => listInside(root, relDir, absDir),
     async readListed(entry, maxBytes) {
       await pace();
       return readRegular(root, entry.abs, maxBytes);
     },
     async read(rel, maxBytes) {
       await pace();
-      return readNow(rel, maxBytes);
+      return readNowInside(root, rel, maxBytes);
     },
-    readNow,
+    readNow: (rel) => readNowInside(root, rel),
     stampNow(rel) {
       try {
         const info = statSync(join(root, rel), { throwIfNoEntry: false });
