@@ -71,35 +71,7 @@ export async function loadSkill(
   if (fileName !== 'SKILL.md') skill.extend({ fileName });
   if (!skillIsText) skill.extend({ textual: false });
   if (args.length > 0) skill.extend({ args });
-  let others: LoadedFile[] | undefined;
-  let directories: string[] | undefined;
-  let locales: LocaleVariant[] | undefined;
-  let references: Map<string, string> | undefined;
-  for (const entry of scanned.entries) {
-    const inSkill = entry.rel.slice(prefix.length);
-    if (entry.kind === 'directory') {
-      (directories ??= ['']).push(inSkill);
-      continue;
-    }
-    if (entry === skillEntry) continue;
-    const content = await fs.readListed(entry, maxFileBytes);
-    if ('refused' in content) {
-      issues.push({ severity: 'warning', ...unreadable(content.refused, maxFileBytes, 'Left out: cannot read the file'), path: entry.rel });
-      continue;
-    }
-    const mime = mimeTypeFor(inSkill);
-    const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
-    const mimeType = mime ?? (isText ? 'text/plain' : 'application/octet-stream');
-    (others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, sha256(content.bytes), mimeType, isText));
-    const locale = LOCALE_FILE.exec(inSkill)?.[1];
-    if (locale !== undefined) {
-      const variant = await readLocaleVariant(locale, content.bytes, frontmatter.description);
-      if ('message' in variant) issues.push({ severity: 'warning', code: 'invalid_locale_variant', path: entry.rel, ...variant });
-      else (locales ??= []).push(variant);
-    }
-    const reference = /^references\/([^/]+)\.md$/.exec(inSkill);
-    if (reference) (references ??= new Map()).set(reference[1] as string, entry.rel);
-  }
+  const { others, directories, locales, references } = await readOtherFiles(fs, scanned, skill, prefix, issues, maxFileBytes);
   if (others) skill.extend({ files: [skill.file, ...others.sort((a, b) => (a.inSkill < b.inSkill ? -1 : 1))] });
   if (locales) skill.extend({ locales: distinctLocales(locales, prefix, issues) });
   if (references) skill.extend({ references });
@@ -115,6 +87,52 @@ export async function loadSkill(
     });
   }
   return skill;
+}
+
+/** What a skill folder holds besides SKILL.md: its files, read and typed; its folders; its locale variants and reference documents. */
+interface OtherFiles {
+  others?: LoadedFile[];
+  directories?: string[];
+  locales?: LocaleVariant[];
+  references?: Map<string, string>;
+}
+
+/** Reads every entry of `scanned` but SKILL.md, for `skill`; a file that cannot be read is left out with a warning. */
+async function readOtherFiles(
+  fs: ConfinedFs,
+  scanned: ScannedSkill,
+  skill: LoadedSkill,
+  prefix: string,
+  issues: Issue[],
+  maxFileBytes: number,
+): Promise<OtherFiles> {
+  const found: OtherFiles = {};
+  for (const entry of scanned.entries) {
+    const inSkill = entry.rel.slice(prefix.length);
+    if (entry.kind === 'directory') {
+      (found.directories ??= ['']).push(inSkill);
+      continue;
+    }
+    if (entry === scanned.file) continue;
+    const content = await fs.readListed(entry, maxFileBytes);
+    if ('refused' in content) {
+      issues.push({ severity: 'warning', ...unreadable(content.refused, maxFileBytes, 'Left out: cannot read the file'), path: entry.rel });
+      continue;
+    }
+    const mime = mimeTypeFor(inSkill);
+    const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
+    const mimeType = mime ?? (isText ? 'text/plain' : 'application/octet-stream');
+    (found.others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, sha256(content.bytes), mimeType, isText));
+    const locale = LOCALE_FILE.exec(inSkill)?.[1];
+    if (locale !== undefined) {
+      const variant = await readLocaleVariant(locale, content.bytes, skill.frontmatter.description);
+      if ('message' in variant) issues.push({ severity: 'warning', code: 'invalid_locale_variant', path: entry.rel, ...variant });
+      else (found.locales ??= []).push(variant);
+    }
+    const reference = /^references\/([^/]+)\.md$/.exec(inSkill);
+    if (reference) (found.references ??= new Map()).set(reference[1] as string, entry.rel);
+  }
+  return found;
 }
 
 /** A `SKILL.<locale>.md` as a variant, or why it is left out. */
