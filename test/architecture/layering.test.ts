@@ -196,6 +196,22 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps `process` out of the skills layer but for the git modules, whose uses ARCHITECTURE.md lists', () => {
+    // A library caller's defaults (source.ts), the workspace's owner and the liveness probe
+    // (workspace.ts), and the kill of git's own process group (run-git.ts); nothing else.
+    const touching = files(join(SRC, 'skills'))
+      .filter((path) =>
+        /\bprocess\./.test(
+          readFileSync(path, 'utf8')
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\/\/.*$/gm, ''),
+        ),
+      )
+      .map((path) => relative(SRC, path))
+      .sort();
+    expect(touching).toEqual(['skills/git/run-git.ts', 'skills/git/source.ts', 'skills/git/workspace.ts']);
+  });
+
   it('keeps caches keyed by identity to the encoded values and the places that own their keys', () => {
     // An identity cache across layers is a contract no type shows (issue 11):
     // values shared between requests are Encoded (jsonrpc/encoded.ts) and carry
