@@ -109,7 +109,7 @@ async function compare(id, what, withTrick, without, note) {
     `prompts/get, a ${(body.length / 1024).toFixed(1)} KB body, 2026-07-28: output (encoded once) against get (built per request)`,
     async (i) => wireBytes(await server.receive(request(i, 'fixed'))),
     async (i) => wireBytes(await server.receive(request(i, 'built'))),
-    'core/prompts.ts fixedResult, skills/entries.ts',
+    'core/prompts.ts fixedResult, skills/catalogue/entries.ts',
   );
 }
 

@@ -2,12 +2,12 @@
  * The skills entry: `import { loadSkillsFolder } from 'skillport/skills'`.
  */
 
-export type { Catalogue, CatalogueOptions, PromptEntry } from './skills/catalogue.js';
-export { buildCatalogue } from './skills/catalogue.js';
+export type { Catalogue, CatalogueOptions, PromptEntry } from './skills/catalogue/catalogue.js';
+export { buildCatalogue } from './skills/catalogue/catalogue.js';
 export type { GitSkillsFolder, GitSkillsOptions, GitSyncResult } from './skills/git/source.js';
 export { loadGitSkills } from './skills/git/source.js';
 export { isGitSource, redactCredentials, redactSource } from './skills/git/spec.js';
-export type { Issue, Severity } from './skills/issues.js';
-export { formatIssue } from './skills/issues.js';
+export type { Issue, Severity } from './skills/load/issues.js';
+export { formatIssue } from './skills/load/issues.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';

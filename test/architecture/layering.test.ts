@@ -24,23 +24,52 @@ interface Import {
   target: string;
 }
 
-function imports(): Import[] {
-  return files(SRC).flatMap((path) => {
+function imports(src = SRC): Import[] {
+  return files(src).flatMap((path) => {
     // Comments may show import lines as examples; only code counts.
     const text = readFileSync(path, 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
       .replace(/^\s*\/\/.*$/gm, '');
     const found = [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
-    const file = relative(SRC, path);
+    const file = relative(src, path);
     return found.map((specifier) => ({
       file,
       specifier,
-      target: specifier.startsWith('.') ? relative(SRC, resolve(dirname(path), specifier)).replace(/\.js$/, '.ts') : specifier,
+      target: specifier.startsWith('.') ? relative(src, resolve(dirname(path), specifier)).replace(/\.js$/, '.ts') : specifier,
     }));
   });
 }
 
 const ALL = imports();
+
+/**
+ * The import cycles among `edges`, one per back edge of a depth-first walk
+ * (none exactly when there is no cycle), each as `a.ts -> b.ts -> a.ts`.
+ * Relative imports only, type-only ones included: a cycle of types is still
+ * two modules that cannot be understood, moved or tested one without the other.
+ */
+function cycles(edges: readonly Pick<Import, 'file' | 'specifier' | 'target'>[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const { file, specifier, target } of edges) {
+    if (!specifier.startsWith('.')) continue;
+    graph.set(file, [...(graph.get(file) ?? []), target]);
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const found: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return found;
+}
 
 const REVISION_FOLDER = /^rev\d{4}-\d{2}-\d{2}$/;
 
@@ -127,6 +156,16 @@ describe('layering', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('has no import cycle anywhere in src/', () => {
+    expect(cycles(ALL)).toEqual([]);
+  });
+
+  it('finds a cycle through type-only imports, and none in a chain', () => {
+    const edge = (file: string, target: string) => ({ file, specifier: `./${target}`, target });
+    expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts')])).toEqual(['a.ts -> b.ts -> c.ts -> a.ts']);
+    expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('a.ts', 'c.ts')])).toEqual([]);
+  });
+
   it('flags a revision importing a revision other than its base', () => {
     expect(allowed('protocol/rev2026-07-28/index.ts', 'protocol/rev2025-06-18/index.ts')).toBe(false);
     expect(allowed('protocol/rev2025-06-18/index.ts', 'protocol/rev2025-11-25/index.ts')).toBe(false);
@@ -185,6 +224,22 @@ describe('layering', () => {
     }
     expect(code(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);
     expect(code(join(SRC, 'transport/http/web.ts'))).toMatch(/\breply\(adapted\)/);
+  });
+
+  it('keeps `process` out of the skills layer but for the git modules, whose uses ARCHITECTURE.md lists', () => {
+    // A library caller's defaults (source.ts), the workspace's owner and the liveness probe
+    // (workspace.ts), and the kill of git's own process group (run-git.ts); nothing else.
+    const touching = files(join(SRC, 'skills'))
+      .filter((path) =>
+        /\bprocess\./.test(
+          readFileSync(path, 'utf8')
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\/\/.*$/gm, ''),
+        ),
+      )
+      .map((path) => relative(SRC, path))
+      .sort();
+    expect(touching).toEqual(['skills/git/run-git.ts', 'skills/git/source.ts', 'skills/git/workspace.ts']);
   });
 
   it('keeps caches keyed by identity to the encoded values and the places that own their keys', () => {

@@ -18,7 +18,7 @@ import type { CatalogueChange, ChangeBus } from '../../src/http.js';
 import { silentLogger } from '../../src/index.js';
 import { loadGitSkills, loadSkillsFolder } from '../../src/skills.js';
 import { ROOT } from '../_stdio-client.js';
-import { createRepo, GIT, skillMd } from '../git/_repo.js';
+import { createRepo, GIT, skillMd } from '../skills/git/_repo.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

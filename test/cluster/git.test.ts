@@ -14,8 +14,8 @@ import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/t
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { httpSend, modernHeaders } from '../_http-client.js';
 import { modern } from '../_wire.js';
-import { createRepo, skillMd } from '../git/_repo.js';
 import { Figures, writeSection } from '../reliability/_report.js';
+import { createRepo, skillMd } from '../skills/git/_repo.js';
 import { type Closers, legacyClient, modernClient, rawPromptNames } from './_clients.js';
 import { type Cluster, startCluster } from './_cluster.js';
 import { until } from './_processes.js';

@@ -37,7 +37,7 @@ export const MUTANTS = [
   {
     id: 'confine-inside',
     rule: 'a descriptor opened under the served folder must really be inside it',
-    file: 'src/skills/open-inside.ts',
+    file: 'src/skills/load/open-inside.ts',
     find: "return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));",
     replace: "return rel === '' || !isAbsolute(rel) || rel.length > 0;",
     tests: ['test/reliability/confinement.test.ts', 'test/reliability/swap-confinement.test.ts'],
@@ -58,7 +58,7 @@ export const MUTANTS = [
     file: 'src/transport/http/git-hook.ts',
     find: "return timingSafeEqual(digest, createHmac('sha256', secret).update(body).digest());",
     replace: "return digest.length === createHmac('sha256', secret).update(body).digest().length;",
-    tests: ['test/git/hook.test.ts'],
+    tests: ['test/skills/git/hook.test.ts'],
   },
   {
     id: 'hook-gitlab-token',
@@ -66,7 +66,7 @@ export const MUTANTS = [
     file: 'src/transport/http/git-hook.ts',
     find: "return token === null ? { kind: 'none' } : { kind: 'token', valid: sameSecret(token, secret) };",
     replace: "return token === null ? { kind: 'none' } : { kind: 'token', valid: secret !== '' };",
-    tests: ['test/git/hook.test.ts'],
+    tests: ['test/skills/git/hook.test.ts'],
   },
   // 2026-07-28 requestState (protocol/rev2026-07-28/request-state.ts).
   {
@@ -84,7 +84,7 @@ export const MUTANTS = [
     file: 'src/skills/git/spec.ts',
     find: 'const REF = /^(?!-)(?!\\/)',
     replace: 'const REF = /^(?!\\/)',
-    tests: ['test/git/spec.test.ts'],
+    tests: ['test/skills/git/spec.test.ts'],
   },
   // The webhook's body budget (transport/http/extra-routes.ts): stalled hooks never starve /mcp.
   {
@@ -93,7 +93,7 @@ export const MUTANTS = [
     file: 'src/transport/http/extra-routes.ts',
     find: 'const bodies = createBodyBudget(max);',
     replace: 'const bodies = createBodyBudget(Number.MAX_SAFE_INTEGER);',
-    tests: ['test/git/hook.test.ts'],
+    tests: ['test/skills/git/hook.test.ts'],
   },
   // OAuth (transport/http/auth/).
   {
@@ -208,7 +208,7 @@ export const MUTANTS = [
     file: 'src/skills/git/run-git.ts',
     find: "[`GIT_CONFIG_VALUE_${n}`]: '',",
     replace: "[`GIT_CONFIG_VALUE_${n}`]: 'cache',",
-    tests: ['test/git/credentials.test.ts'],
+    tests: ['test/skills/git/credentials.test.ts'],
   },
   {
     id: 'git-credentials-origin',
@@ -216,7 +216,7 @@ export const MUTANTS = [
     file: 'src/skills/git/run-git.ts',
     find: 'const key = `credential.${new URL(url).origin}.helper`;',
     replace: "const key = 'credential.helper' + (url ? '' : '');",
-    tests: ['test/git/credentials.test.ts'],
+    tests: ['test/skills/git/credentials.test.ts'],
   },
   {
     id: 'git-no-operator-config',
@@ -224,7 +224,7 @@ export const MUTANTS = [
     file: 'src/skills/git/run-git.ts',
     find: 'if (call.remote !== true) {',
     replace: 'if (call.remote === undefined && call.env === null) {',
-    tests: ['test/git/filters.test.ts'],
+    tests: ['test/skills/git/filters.test.ts'],
   },
   {
     id: 'git-neutral-attributes',
@@ -232,7 +232,7 @@ export const MUTANTS = [
     file: 'src/skills/git/workspace.ts',
     find: "await writeFile(join(repo, 'info', 'attributes'), NEUTRAL_ATTRIBUTES);",
     replace: "await writeFile(join(repo, 'info', 'attributes'), '');",
-    tests: ['test/git/filters.test.ts'],
+    tests: ['test/skills/git/filters.test.ts'],
   },
   {
     id: 'git-end-of-options',
@@ -240,7 +240,7 @@ export const MUTANTS = [
     file: 'src/skills/git/workspace.ts',
     find: "'--no-recurse-submodules', '--end-of-options', spec.url, ref]",
     replace: "'--no-recurse-submodules', spec.url, ref]",
-    tests: ['test/git/workspace.test.ts'],
+    tests: ['test/skills/git/workspace.test.ts'],
   },
   {
     id: 'git-checkout-bytes',
@@ -248,7 +248,7 @@ export const MUTANTS = [
     file: 'src/skills/git/tree-limits.ts',
     find: 'if (bytes > limits.maxBytes)',
     replace: 'if (bytes < 0)',
-    tests: ['test/git/checkout-limits.test.ts'],
+    tests: ['test/skills/git/checkout-limits.test.ts'],
   },
   {
     id: 'git-checkout-entries',
@@ -256,7 +256,7 @@ export const MUTANTS = [
     file: 'src/skills/git/tree-limits.ts',
     find: 'if (++entries > limits.maxEntries)',
     replace: 'if (++entries < 0)',
-    tests: ['test/git/checkout-limits.test.ts'],
+    tests: ['test/skills/git/checkout-limits.test.ts'],
   },
   // Printing untrusted text (RELIABILITY.md 41).
   {

@@ -13,7 +13,7 @@ import { chmodSync, closeSync, constants, cpSync, mkdirSync, mkdtempSync, openSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConfined } from '../../src/skills/confined-fs.js';
+import { openConfined } from '../../src/skills/load/confined-fs.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { modernMeta } from '../_wire.js';
 import { BIN, type Message, sleep, VALID_SKILLS } from './_harness.js';

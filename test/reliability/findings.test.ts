@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../src/skills/catalogue.js';
-import { MAX_ISSUES, MAX_ISSUES_PER_FILE, MAX_ISSUES_PER_FOLDER } from '../../src/skills/issues.js';
+import { buildCatalogue } from '../../src/skills/catalogue/catalogue.js';
+import { MAX_ISSUES, MAX_ISSUES_PER_FILE, MAX_ISSUES_PER_FOLDER } from '../../src/skills/load/issues.js';
 import { BIN } from './_harness.js';
 
 const COUNT = 130_000;

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openConfined } from '../../src/skills/confined-fs.js';
+import { openConfined } from '../../src/skills/load/confined-fs.js';
 import { RawStdioClient } from '../_stdio-client.js';
 import { modern } from '../_wire.js';
 import { BIN, GUARD, sleep } from './_harness.js';

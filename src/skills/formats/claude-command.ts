@@ -5,9 +5,9 @@
  * `$2`... are substituted.
  */
 import { trimEndOf } from '../../util/trim.js';
-import type { DeclaredArgument } from '../arguments.js';
-import { substituteClaude } from '../substitute.js';
+import type { DeclaredArgument } from '../load/arguments.js';
 import type { PromptFormat } from './format.js';
+import { substituteClaude } from './substitute.js';
 
 // Greedy to the end of the line, trimmed after: a lazy value before `[ \t]*$` is quadratic.
 const UNQUOTED_HINT = /^(argument-hint:[ \t]*)(\[[^\n]*)$/m;

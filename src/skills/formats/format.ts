@@ -1,12 +1,15 @@
 /**
  * What a prompt file format is: how the walk recognises one of its files, and
  * how a recognised file's frontmatter and body become a prompt. Each format
- * is a file in this folder, listed in index.ts; the loader (prompt-files.ts)
- * does what they share (frontmatter, description, the text after it).
+ * is a file in this folder, listed in index.ts; the loader (load/prompt-files.ts)
+ * does what they share (frontmatter, description, the text after it). Every
+ * format's files are read as YAML frontmatter and a body: `repair` may rewrite
+ * a text whose frontmatter is not YAML, and a format with no frontmatter at
+ * all is a file whose whole text is the body.
  */
-import type { DeclaredArgument } from '../arguments.js';
-import type { KeyLines } from '../frontmatter.js';
-import type { Issue } from '../issues.js';
+import type { DeclaredArgument } from '../load/arguments.js';
+import type { KeyLines } from '../load/frontmatter.js';
+import type { Issue } from '../load/issues.js';
 
 /** A file of the format, as the walk found it. */
 export interface PromptFileRef {

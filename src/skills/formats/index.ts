@@ -1,7 +1,10 @@
 /**
  * The prompt file formats besides skills, in the order they are asked to
  * claim a file (a `.prompt.md` in `prompts/` is VS Code's). To add one: a
- * file here implementing {@link PromptFormat}, listed below.
+ * file here implementing {@link PromptFormat}, listed below. Only a `.md`
+ * file outside every skill folder, not a top-level `references/*.md` and
+ * not a folder's documentation reaches a format's `detect` (load/scan.ts,
+ * {@link formatOf}); a format of other files starts by widening that gate.
  */
 import { claudeCommand } from './claude-command.js';
 import type { PromptFileRef, PromptFormat } from './format.js';

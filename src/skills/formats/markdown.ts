@@ -3,10 +3,10 @@
  * `description`, `arguments` (skillport's extension); the body with
  * `{{name}}` placeholders is the prompt.
  */
-import { parseArguments } from '../arguments.js';
-import { addIssues } from '../issues.js';
-import { substituteTemplate } from '../substitute.js';
+import { parseArguments } from '../load/arguments.js';
+import { addIssues } from '../load/issues.js';
 import type { PromptFormat } from './format.js';
+import { substituteTemplate } from './substitute.js';
 
 export const markdown: PromptFormat = {
   name: 'markdown',

@@ -3,9 +3,9 @@
  * `name` or the file; every `${input:name}` / `${input:name:placeholder}` is
  * a required argument, and VS Code's other variables stay as written.
  */
-import type { DeclaredArgument } from '../arguments.js';
-import { substituteVsCode, vsCodeInputs } from '../substitute.js';
+import type { DeclaredArgument } from '../load/arguments.js';
 import type { PromptFormat } from './format.js';
+import { substituteVsCode, vsCodeInputs } from './substitute.js';
 
 export const vscode: PromptFormat = {
   name: 'vscode',

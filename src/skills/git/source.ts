@@ -10,16 +10,16 @@
  */
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { silentLogger } from '../../core/context.js';
-import { createEmitter } from '../../util/emitter.js';
-import { buildCatalogue, type Catalogue, slugify } from '../catalogue.js';
-import { formatIssue, type Issue } from '../issues.js';
-import { type SkillsFolder, type SkillsFolderOptions, servedFolder } from '../provider.js';
-import { DEFAULT_LIMITS } from '../scan.js';
+import { createEmitter, type Emitter } from '../../util/emitter.js';
+import { type Logger, silentLogger } from '../../core/context.js';
+import { buildCatalogue, type Catalogue, slugify } from '../catalogue/catalogue.js';
+import { formatIssue, type Issue } from '../load/issues.js';
+import { DEFAULT_LIMITS } from '../load/scan.js';
+import { type SkillsFolder, type SkillsFolderOptions, type SwappableFolder, servedFolder } from '../provider.js';
 import { GitError, type GitRunner } from './run-git.js';
-import { parseGitSpec } from './spec.js';
+import { type GitSpec, parseGitSpec } from './spec.js';
 import { type CheckoutLimits, DEFAULT_MAX_CHECKOUT_BYTES } from './tree-limits.js';
-import { type Checkout, createWorkspace, servedRoot } from './workspace.js';
+import { type Checkout, createWorkspace, servedRoot, type Workspace } from './workspace.js';
 
 /** Options of {@link loadGitSkills}. */
 export interface GitSkillsOptions extends Omit<SkillsFolderOptions, 'watch' | 'debounceMs'> {
@@ -83,6 +83,140 @@ function findingKey(issue: Issue): string {
   return JSON.stringify([issue.severity, issue.code, issue.folder ?? '', issue.path, issue.message]);
 }
 
+/** A source being served: what it was given, what it serves now, and the state of its fetches. */
+interface Source {
+  spec: GitSpec;
+  /** The repository and ref as they may be shown. */
+  where: string;
+  logger: Logger;
+  workspace: Workspace;
+  catalogueOptions: SkillsFolderOptions;
+  folder: SwappableFolder;
+  commits: Emitter<string>;
+  served: Prepared;
+  /** The checkout served before the current one: its tree stays until the next swap, for reads begun before this one. */
+  previous: Checkout | undefined;
+  /** The last commit refused, and why, so a broken head is checked out once rather than at every fetch. */
+  refused: { commit: string; reason: string } | undefined;
+  lastFailure: string | undefined;
+  closed: boolean;
+  running: Promise<GitSyncResult> | undefined;
+  queued: Promise<GitSyncResult> | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Checks `commit` out and loads it; a checkout that fails to load is removed. */
+async function prepare(workspace: Workspace, spec: GitSpec, catalogueOptions: SkillsFolderOptions, commit: string): Promise<Prepared> {
+  const checkout = await workspace.checkout(commit);
+  try {
+    const root = await servedRoot(checkout.tree, spec.subfolder);
+    return { checkout, root, catalogue: await buildCatalogue([root], catalogueOptions) };
+  } catch (error) {
+    await workspace.removeCheckout(checkout);
+    throw error;
+  }
+}
+
+/** Fetches once and serves the ref's commit if it is new and good. */
+async function fetchOnce(source: Source): Promise<GitSyncResult> {
+  const { workspace } = source;
+  const head = await workspace.fetch();
+  const commit = source.served.checkout.commit;
+  if (head === commit || source.closed) return { changed: false, commit };
+  if (source.refused?.commit === head) throw new Error(source.refused.reason);
+  let next: Prepared;
+  try {
+    next = await prepare(workspace, source.spec, source.catalogueOptions, head);
+    const known = new Set(source.folder.catalogue.issues.map(findingKey));
+    const added = next.catalogue.issues.filter((i) => i.severity === 'error' && !known.has(findingKey(i)));
+    if (added.length > 0) {
+      await workspace.removeCheckout(next.checkout);
+      throw new Error(`${added.length} new error${added.length > 1 ? 's' : ''} in its skills, first: ${formatIssue(added[0] as Issue)}`);
+    }
+  } catch (error) {
+    const reason = `commit ${head.slice(0, 12)} is not served: ${(error as Error).message}`;
+    // A git failure (a timeout, a full disk) may pass: only a commit that loaded badly is refused for good.
+    if (!(error instanceof GitError)) source.refused = { commit: head, reason };
+    throw new Error(reason);
+  }
+  if (source.closed) {
+    await workspace.removeCheckout(next.checkout);
+    return { changed: false, commit };
+  }
+  // A commit served before (a revert by force-push) is a checkout of its own: retiring the older one leaves it be.
+  const retired = source.previous;
+  source.previous = source.served.checkout;
+  source.served = next;
+  source.folder.swap(next.catalogue);
+  if (retired !== undefined) await workspace.removeCheckout(retired);
+  source.logger.info(
+    `Serving ${source.where} at commit ${head.slice(0, 12)}: ${next.catalogue.prompts.length} prompts, ${next.catalogue.skills.length} skills`,
+  );
+  source.commits.emit(head);
+  return { changed: true, commit: head };
+}
+
+/** {@link fetchOnce}, its failure logged once per distinct reason. */
+async function logged(source: Source): Promise<GitSyncResult> {
+  try {
+    const result = await fetchOnce(source);
+    source.lastFailure = undefined;
+    return result;
+  } catch (error) {
+    const message = (error as Error).message;
+    // Once per distinct reason: a repository down for an hour is one warning, not sixty.
+    if (message !== source.lastFailure)
+      source.logger.warn(`Fetching ${source.where} failed; still serving commit ${source.served.checkout.commit.slice(0, 12)}: ${message}`);
+    else source.logger.debug(`Fetching ${source.where} failed again: ${message}`);
+    source.lastFailure = message;
+    throw error;
+  }
+}
+
+/** {@link GitSkillsFolder.sync}. */
+function sync(source: Source): Promise<GitSyncResult> {
+  if (!source.running) {
+    source.running = logged(source).finally(() => {
+      source.running = undefined;
+    });
+    return source.running;
+  }
+  // A fetch runs: what was pushed after it started is seen by one more, shared by every caller until then.
+  source.queued ??= source.running
+    .catch(() => {})
+    .then(() => {
+      source.queued = undefined;
+      return sync(source);
+    });
+  return source.queued;
+}
+
+/** Fetches again `interval` ms after the last fetch ended; 0 never. */
+function schedule(source: Source, interval: number): void {
+  if (interval === 0 || source.closed) return;
+  source.timer = setTimeout(() => {
+    sync(source)
+      .catch(() => {})
+      .finally(() => schedule(source, interval));
+  }, interval);
+  // The timer alone keeps no process alive: the transport does.
+  source.timer.unref();
+}
+
+/** The runner and checkout limits of `options`, each default filled in; throws on an invalid value. */
+function settings(options: GitSkillsOptions): { runner: GitRunner; limits: CheckoutLimits } {
+  const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
+  const maxBytes = options.maxCheckoutBytes ?? DEFAULT_MAX_CHECKOUT_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError('maxCheckoutBytes must be a positive whole number of bytes');
+  // What the catalogue would serve of a checkout bounds what it may write.
+  const limits: CheckoutLimits = {
+    maxFileBytes: options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number),
+    maxEntries: options.limits?.maxEntries ?? DEFAULT_LIMITS.maxEntries,
+    maxBytes,
+  };
+  return { runner, limits };
+}
+
 /**
  * Serves the skills of a git repository. `source` is `git+https://…`,
  * `git+ssh://…`, `git+file://…` or `file://…`, with an optional `#ref` and
@@ -98,133 +232,41 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
   const logger = options.logger ?? silentLogger;
   const interval = options.pullIntervalMs ?? 60_000;
   if (!Number.isFinite(interval) || interval < 0) throw new TypeError('pullIntervalMs must be 0 or more');
-  const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
-  const maxBytes = options.maxCheckoutBytes ?? DEFAULT_MAX_CHECKOUT_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new TypeError('maxCheckoutBytes must be a positive whole number of bytes');
-  // What the catalogue would serve of a checkout bounds what it may write.
-  const limits: CheckoutLimits = {
-    maxFileBytes: options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number),
-    maxEntries: options.limits?.maxEntries ?? DEFAULT_LIMITS.maxEntries,
-    maxBytes,
-  };
+  const { runner, limits } = settings(options);
   // The tree's folder is named by its commit: shared references are named by the repository instead.
   const catalogueOptions = { ...options, prefix: options.prefix ?? slugify(spec.subfolder === '' ? spec.name : basename(spec.subfolder)) };
   const where = `${spec.display}${spec.ref ? `#${spec.ref}` : ''}`;
   const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner, limits).catch((error: Error) => {
     throw new Error(`cannot serve ${where}: ${error.message}`);
   });
-
-  /** Checks `commit` out and loads it; a checkout that fails to load is removed. */
-  async function prepare(commit: string): Promise<Prepared> {
-    const checkout = await workspace.checkout(commit);
-    try {
-      const root = await servedRoot(checkout.tree, spec.subfolder);
-      return { checkout, root, catalogue: await buildCatalogue([root], catalogueOptions) };
-    } catch (error) {
-      await workspace.removeCheckout(checkout);
-      throw error;
-    }
-  }
-
   let served: Prepared;
   try {
-    served = await prepare(await workspace.fetch());
+    served = await prepare(workspace, spec, catalogueOptions, await workspace.fetch());
   } catch (error) {
     await workspace.remove();
     throw new Error(`cannot serve ${where}: ${(error as Error).message}`);
   }
   logger.info(`Serving ${where} at commit ${served.checkout.commit.slice(0, 12)}`);
-  const folder = await servedFolder(() => [served.root], served.catalogue, { ...catalogueOptions, watch: false });
-  const commits = createEmitter<string>((error) => logger.error('An onCommit listener failed', error));
-  /** The checkout served before the current one: its tree stays until the next swap, for reads begun before this one. */
-  let previous: Checkout | undefined;
-  /** The last commit refused, and why, so a broken head is checked out once rather than at every fetch. */
-  let refused: { commit: string; reason: string } | undefined;
-  let lastFailure: string | undefined;
-  let closed = false;
-
-  async function fetchOnce(): Promise<GitSyncResult> {
-    const head = await workspace.fetch();
-    const commit = served.checkout.commit;
-    if (head === commit || closed) return { changed: false, commit };
-    if (refused?.commit === head) throw new Error(refused.reason);
-    let next: Prepared;
-    try {
-      next = await prepare(head);
-      const known = new Set(folder.catalogue.issues.map(findingKey));
-      const added = next.catalogue.issues.filter((i) => i.severity === 'error' && !known.has(findingKey(i)));
-      if (added.length > 0) {
-        await workspace.removeCheckout(next.checkout);
-        throw new Error(`${added.length} new error${added.length > 1 ? 's' : ''} in its skills, first: ${formatIssue(added[0] as Issue)}`);
-      }
-    } catch (error) {
-      const reason = `commit ${head.slice(0, 12)} is not served: ${(error as Error).message}`;
-      // A git failure (a timeout, a full disk) may pass: only a commit that loaded badly is refused for good.
-      if (!(error instanceof GitError)) refused = { commit: head, reason };
-      throw new Error(reason);
-    }
-    if (closed) {
-      await workspace.removeCheckout(next.checkout);
-      return { changed: false, commit };
-    }
-    // A commit served before (a revert by force-push) is a checkout of its own: retiring the older one leaves it be.
-    const retired = previous;
-    previous = served.checkout;
-    served = next;
-    folder.swap(next.catalogue);
-    if (retired !== undefined) await workspace.removeCheckout(retired);
-    logger.info(`Serving ${where} at commit ${head.slice(0, 12)}: ${next.catalogue.prompts.length} prompts, ${next.catalogue.skills.length} skills`);
-    commits.emit(head);
-    return { changed: true, commit: head };
-  }
-
-  async function logged(): Promise<GitSyncResult> {
-    try {
-      const result = await fetchOnce();
-      lastFailure = undefined;
-      return result;
-    } catch (error) {
-      const message = (error as Error).message;
-      // Once per distinct reason: a repository down for an hour is one warning, not sixty.
-      if (message !== lastFailure) logger.warn(`Fetching ${where} failed; still serving commit ${served.checkout.commit.slice(0, 12)}: ${message}`);
-      else logger.debug(`Fetching ${where} failed again: ${message}`);
-      lastFailure = message;
-      throw error;
-    }
-  }
-
-  let running: Promise<GitSyncResult> | undefined;
-  let queued: Promise<GitSyncResult> | undefined;
-  function sync(): Promise<GitSyncResult> {
-    if (!running) {
-      running = logged().finally(() => {
-        running = undefined;
-      });
-      return running;
-    }
-    // A fetch runs: what was pushed after it started is seen by one more, shared by every caller until then.
-    queued ??= running
-      .catch(() => {})
-      .then(() => {
-        queued = undefined;
-        return sync();
-      });
-    return queued;
-  }
-
-  let timer: NodeJS.Timeout | undefined;
-  function schedule(): void {
-    if (interval === 0 || closed) return;
-    timer = setTimeout(() => {
-      sync()
-        .catch(() => {})
-        .finally(schedule);
-    }, interval);
-    // The timer alone keeps no process alive: the transport does.
-    timer.unref();
-  }
-  schedule();
-
+  // A reload reads the folder served at that moment.
+  const folder = await servedFolder(() => [state.served.root], served.catalogue, { ...catalogueOptions, watch: false });
+  const state: Source = {
+    spec,
+    where,
+    logger,
+    workspace,
+    catalogueOptions,
+    folder,
+    commits: createEmitter<string>((error) => logger.error('An onCommit listener failed', error)),
+    served,
+    previous: undefined,
+    refused: undefined,
+    lastFailure: undefined,
+    closed: false,
+    running: undefined,
+    queued: undefined,
+    timer: undefined,
+  };
+  schedule(state, interval);
   return {
     prompts: folder.prompts,
     resources: folder.resources,
@@ -235,18 +277,18 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
       return folder.catalogue;
     },
     get commit() {
-      return served.checkout.commit;
+      return state.served.checkout.commit;
     },
     get root() {
-      return served.root;
+      return state.served.root;
     },
     source: spec.display,
     reload: () => folder.reload(),
-    sync,
-    onCommit: (listener) => commits.watch(listener),
+    sync: () => sync(state),
+    onCommit: (listener) => state.commits.watch(listener),
     close() {
-      closed = true;
-      clearTimeout(timer);
+      state.closed = true;
+      clearTimeout(state.timer);
       folder.close();
       return workspace.remove();
     },

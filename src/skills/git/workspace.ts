@@ -80,16 +80,26 @@ async function sweep(parent: string): Promise<void> {
   }
 }
 
-/** Creates a source's folder under `cacheDir` with an empty bare repository; its checkouts keep to `limits`. */
-export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner, limits: CheckoutLimits): Promise<Workspace> {
-  const parent = join(cacheDir, spec.key);
+/** What a workspace's commands need: its spec, runner, limits and folders. */
+interface Instance {
+  spec: GitSpec;
+  runner: GitRunner;
+  limits: CheckoutLimits;
+  dir: string;
+  repo: string;
+  gitDir: string;
+  /** Checkouts made so far: each one's folder is new, whatever commit it holds. */
+  checkouts: number;
+}
+
+/** Makes this process's folder under `parent` (after sweeping those of dead processes) with an empty bare repository; returns its path. */
+async function createInstance(parent: string, runner: GitRunner): Promise<string> {
   await mkdir(parent, { recursive: true, mode: 0o700 });
   await sweep(parent);
   const dir = join(parent, `${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(join(dir, 'trees'), { recursive: true, mode: 0o700 });
   await writeFile(join(dir, 'owner'), `${hostname()}\n${process.pid}\n`);
   const repo = join(dir, 'repo.git');
-  const gitDir = `--git-dir=${repo}`;
   try {
     // No template (an init.templateDir or GIT_TEMPLATE_DIR could bring hooks or info/attributes).
     await runGit(runner, ['init', '--quiet', '--bare', '--template=', repo]);
@@ -99,64 +109,75 @@ export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: G
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+  return dir;
+}
 
-  /** Checkouts made so far: each one's folder is new, whatever commit it holds. */
-  let checkouts = 0;
-
-  /** The tree a checkout writes: the commit's, or its subfolder's, which must be a folder (a link could point anywhere). */
-  async function servedTree(commit: string): Promise<string> {
-    if (spec.subfolder === '') return `${commit}^{tree}`;
-    const args = [gitDir, 'ls-tree', '-z', '--end-of-options', commit, '--', spec.subfolder];
-    const listed = await runGit(runner, args, { env: { GIT_LITERAL_PATHSPECS: '1' } });
-    // `<mode> SP <type> SP <object> TAB <path> NUL`, or nothing.
-    const [mode, type, object] = (listed.split('\t')[0] ?? '').split(' ');
-    if (listed === '') throw new Error(`the commit has no folder ${spec.subfolder}`);
-    if (type !== 'tree' || object === undefined) {
-      throw new Error(`${spec.subfolder} is not a folder in the commit${mode === '120000' ? ' (it is a symbolic link)' : ''}`);
-    }
-    return object;
+/** The tree a checkout writes: the commit's, or its subfolder's, which must be a folder (a link could point anywhere). */
+async function servedTree({ spec, runner, gitDir }: Instance, commit: string): Promise<string> {
+  if (spec.subfolder === '') return `${commit}^{tree}`;
+  const args = [gitDir, 'ls-tree', '-z', '--end-of-options', commit, '--', spec.subfolder];
+  const listed = await runGit(runner, args, { env: { GIT_LITERAL_PATHSPECS: '1' } });
+  // `<mode> SP <type> SP <object> TAB <path> NUL`, or nothing.
+  const [mode, type, object] = (listed.split('\t')[0] ?? '').split(' ');
+  if (listed === '') throw new Error(`the commit has no folder ${spec.subfolder}`);
+  if (type !== 'tree' || object === undefined) {
+    throw new Error(`${spec.subfolder} is not a folder in the commit${mode === '120000' ? ' (it is a symbolic link)' : ''}`);
   }
+  return object;
+}
 
+/** {@link Workspace.fetch}. */
+async function fetchRef({ spec, runner, gitDir }: Instance): Promise<string> {
+  // FETCH_HEAD names what was fetched; no remote is configured, so the URL (and any
+  // credentials in it) is never written into the repository.
+  const env = credentialsEnv(spec.url, spec.credentials, runner.env);
+  const ref = spec.ref ?? 'HEAD';
+  // After --end-of-options (git 2.24+) the URL and the ref are never options, whatever the parser let through.
+  const fetch = [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--end-of-options', spec.url, ref];
+  await runGit(runner, fetch, { remote: true, env }).catch((error: Error) => {
+    // A branch deleted (or not pushed yet): said in words, as the one reason it is, however often it is fetched.
+    if (/couldn't find remote ref/.test(error.message)) throw new GitError(`the repository has no branch, tag or commit ${ref}`);
+    throw error;
+  });
+  const commit = (await runGit(runner, [gitDir, 'rev-parse', '--verify', '--end-of-options', 'FETCH_HEAD^{commit}'])).trim();
+  if (!COMMIT.test(commit)) throw new Error(`git named no commit for ${spec.display}`);
+  return commit;
+}
+
+/** {@link Workspace.checkout}. */
+async function checkoutCommit(instance: Instance, commit: string): Promise<Checkout> {
+  const { spec, runner, gitDir, dir } = instance;
+  if (!COMMIT.test(commit)) throw new TypeError(`not a commit id: ${commit}`);
+  // Measured before anything is written; only what is written counts: the subfolder served, alone.
+  const served = await servedTree(instance, commit);
+  await measureTree(runner, instance.repo, served, spec.subfolder, instance.limits);
+  const name = `${++instance.checkouts}-${commit}`;
+  const tree = join(dir, 'trees', name);
+  await mkdir(tree, { mode: 0o700 });
+  // read-tree -u into an index of its own: writes the files of the tree, runs no hook, and
+  // leaves no .git inside the checkout (so nothing of git's is ever in the served folder).
+  const index = join(dir, `index-${name}`);
+  const read = spec.subfolder === '' ? ['--reset'] : [`--prefix=${spec.subfolder}/`];
+  try {
+    await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', ...read, '-u', '--end-of-options', served], { env: { GIT_INDEX_FILE: index } });
+  } catch (error) {
+    await rm(tree, { recursive: true, force: true });
+    throw error;
+  } finally {
+    await rm(index, { force: true });
+  }
+  return { commit, tree };
+}
+
+/** Creates a source's folder under `cacheDir` with an empty bare repository; its checkouts keep to `limits`. */
+export async function createWorkspace(spec: GitSpec, cacheDir: string, runner: GitRunner, limits: CheckoutLimits): Promise<Workspace> {
+  const dir = await createInstance(join(cacheDir, spec.key), runner);
+  const repo = join(dir, 'repo.git');
+  const instance: Instance = { spec, runner, limits, dir, repo, gitDir: `--git-dir=${repo}`, checkouts: 0 };
   return {
     dir,
-    async fetch() {
-      // FETCH_HEAD names what was fetched; no remote is configured, so the URL (and any
-      // credentials in it) is never written into the repository.
-      const env = credentialsEnv(spec.url, spec.credentials, runner.env);
-      const ref = spec.ref ?? 'HEAD';
-      // After --end-of-options (git 2.24+) the URL and the ref are never options, whatever the parser let through.
-      const fetch = [gitDir, 'fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--end-of-options', spec.url, ref];
-      await runGit(runner, fetch, { remote: true, env }).catch((error: Error) => {
-        // A branch deleted (or not pushed yet): said in words, as the one reason it is, however often it is fetched.
-        if (/couldn't find remote ref/.test(error.message)) throw new GitError(`the repository has no branch, tag or commit ${ref}`);
-        throw error;
-      });
-      const commit = (await runGit(runner, [gitDir, 'rev-parse', '--verify', '--end-of-options', 'FETCH_HEAD^{commit}'])).trim();
-      if (!COMMIT.test(commit)) throw new Error(`git named no commit for ${spec.display}`);
-      return commit;
-    },
-    async checkout(commit) {
-      if (!COMMIT.test(commit)) throw new TypeError(`not a commit id: ${commit}`);
-      // Measured before anything is written; only what is written counts: the subfolder served, alone.
-      const served = await servedTree(commit);
-      await measureTree(runner, repo, served, spec.subfolder, limits);
-      const name = `${++checkouts}-${commit}`;
-      const tree = join(dir, 'trees', name);
-      await mkdir(tree, { mode: 0o700 });
-      // read-tree -u into an index of its own: writes the files of the tree, runs no hook, and
-      // leaves no .git inside the checkout (so nothing of git's is ever in the served folder).
-      const index = join(dir, `index-${name}`);
-      const read = spec.subfolder === '' ? ['--reset'] : [`--prefix=${spec.subfolder}/`];
-      try {
-        await runGit(runner, [gitDir, `--work-tree=${tree}`, 'read-tree', ...read, '-u', '--end-of-options', served], { env: { GIT_INDEX_FILE: index } });
-      } catch (error) {
-        await rm(tree, { recursive: true, force: true });
-        throw error;
-      } finally {
-        await rm(index, { force: true });
-      }
-      return { commit, tree };
-    },
+    fetch: () => fetchRef(instance),
+    checkout: (commit) => checkoutCommit(instance, commit),
     async removeCheckout(checkout) {
       await rm(checkout.tree, { recursive: true, force: true });
     },
