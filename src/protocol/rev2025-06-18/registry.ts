@@ -13,7 +13,7 @@ import type { Page } from '../../core/paginate.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
-import { checkSubscriptionUri, type MethodHandler, type RequestEvent, type Wire } from '../revision.js';
+import { checkSubscriptionUri, type Lane, type MethodHandler, type RequestEvent, type Wire } from '../revision.js';
 import { decodeCompletion, optionalObject, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
@@ -137,6 +137,13 @@ export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
     ],
   ]);
 }
+
+/**
+ * The lanes of the session revisions (protocol/revision.ts `Lane`): a
+ * cancellation (basic/utilities/cancellation) must reach the request it names
+ * while that request runs, or before its turn comes, so it never waits.
+ */
+export const LEGACY_LANES: ReadonlyMap<string, Lane> = new Map<string, Lane>([['notifications/cancelled', 'control']]);
 
 /** The initialize-era registry: shared handlers plus the handshake, ping and subscriptions. */
 export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
