@@ -4,7 +4,7 @@
  */
 import { encodeOnce } from '../jsonrpc/encoded.js';
 import type { Awaitable, RequestContext } from './context.js';
-import type { Completion, CompletionContext } from './model.js';
+import type { Completion, CompletionArgument, CompletionContext, CompletionRef } from './model.js';
 import { createCompletionIndex } from './rank.js';
 
 /**
@@ -20,6 +20,14 @@ export type CompletionSource = readonly string[] | Completer;
 
 /** A source turned into one function, with the fixed list indexed once. */
 export type ResolvedCompleter = (value: string, context: CompletionContext, ctx: RequestContext) => Promise<Completion>;
+
+/**
+ * Answers completion requests for any reference. Return undefined to fall
+ * back to the prompt or resource provider's own `complete`.
+ */
+export interface CompletionProvider {
+  complete(ref: CompletionRef, argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Awaitable<Completion | undefined>;
+}
 
 /** Answers remembered per fixed list: enough for the prefixes several clients are typing at once. */
 const REMEMBERED_ANSWERS = 256;

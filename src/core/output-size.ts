@@ -3,6 +3,8 @@
  * encoding it when it cannot be over a limit: the engine checks every result
  * against the server's output limits (`maxPromptBytes`, `maxResourceBytes`).
  */
+import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
+import type { Logger } from './context.js';
 import type { PromptResult, ReadResourceResult } from './model.js';
 
 const encoder = new TextEncoder();
@@ -43,4 +45,14 @@ export function promptSizeOver(result: PromptResult, max: number): number {
 /** {@link promptSizeOver} for a resource read's contents (blobs counted decoded). */
 export function resourceSizeOver(result: ReadResourceResult, max: number): number {
   return resourceBytes(result, utf8Bound) > max ? resourceBytes(result, utf8Bytes) : 0;
+}
+
+/**
+ * The answer to a result over an output cap, whether the provider stopped
+ * itself (OutputLimitError) or the engine measured it: a generic -32603, as
+ * for any failure on the server's side; the reason goes to the logger.
+ */
+export function overLimit(logger: Logger, reason: string, answer: string): ProtocolError {
+  logger.warn(reason);
+  return new ProtocolError(ErrorCode.InternalError, answer);
 }

@@ -1,9 +1,11 @@
 /**
  * The engine's tools: the catalogue, built once per change of the provider,
- * its pages, and calls checked against it before the provider runs.
+ * its pages, and calls checked against it before the provider runs. Without
+ * a provider the catalogue is empty; whether the server serves tools at all
+ * is the revision's to answer.
  */
 import type { Encoded } from '../jsonrpc/encoded.js';
-import { InvalidParamsError, MethodNotFoundError } from '../jsonrpc/errors.js';
+import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { audienceKey, perCaller } from './audience.js';
 import { namedCatalogue } from './cached.js';
 import { type Principal, type RequestContext, throwIfCancelled } from './context.js';
@@ -23,7 +25,7 @@ export interface ToolOperations {
 }
 
 /**
- * Operations over `provider` (none: every method is -32601). `changed` runs
+ * Operations over `provider` (none: an empty catalogue). `changed` runs
  * when the provider reports a change, after the catalogue was dropped; the
  * returned function stops watching.
  */
@@ -38,22 +40,14 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
   // Read from each tool's schema once per catalogue: the catalogue object is the same until a change.
   let mirroredOf: { catalogue: object; byName: Map<string, readonly MirroredParam[]> } | undefined;
 
-  function need(method: string): ToolProvider {
-    if (!provider) throw new MethodNotFoundError(method);
-    return provider;
-  }
-
   return {
     async listTools(cursor, principal) {
-      const tools = need('tools/list');
       // A provider whose listing depends on the caller (a description naming what it may use).
-      const own = principal && (await tools.listFor?.(principal));
+      const own = principal && (await provider?.listFor?.(principal));
       if (principal && own) return perCaller(pages.page(own, cursor, audienceKey(principal)));
       return pages.page((await catalogue.get()).list, cursor);
     },
-    async tools() {
-      return provider ? (await catalogue.get()).list : [];
-    },
+    tools: async () => (await catalogue.get()).list,
     async mirroredParams(name) {
       if (!provider) return [];
       const current = await catalogue.get();
@@ -67,12 +61,11 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
       return params;
     },
     async callTool(name, args, ctx) {
-      const tools = need('tools/call');
       // server/tools §Error Handling: an unknown tool is a protocol error, -32602.
-      if (!(await catalogue.get()).byName.has(name)) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });
+      if (!provider || !(await catalogue.get()).byName.has(name)) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });
       // A request cancelled while the catalogue was loading never reaches the tool.
       throwIfCancelled(ctx);
-      return tools.call(name, args, ctx);
+      return provider.call(name, args, ctx);
     },
     stop: () => stop?.(),
   };

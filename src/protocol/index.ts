@@ -9,6 +9,7 @@ export type {
   HeaderReader,
   HttpBinding,
   InputBroker,
+  Lane,
   LegacySession,
   MethodContext,
   MethodHandler,

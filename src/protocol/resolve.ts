@@ -25,7 +25,7 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
-import type { HeaderReader, LegacySession, RequestFacts, Revision } from './revision.js';
+import type { HeaderReader, Lane, LegacySession, RequestFacts, Revision } from './revision.js';
 import {
   headerMismatch,
   LEGACY_VERSIONS,
@@ -33,6 +33,7 @@ import {
   MODERN_VERSIONS,
   modernRevision,
   negotiateLegacy,
+  newestModernRevision,
   type RequestMeta,
   readMetadataHeader,
   readRequestMeta,
@@ -56,12 +57,19 @@ export interface ResolveContext {
  */
 export type Scope = 'stateless' | 'session' | 'initialize' | 'sessionless';
 
-/** The resolver's decision. */
+/**
+ * The resolver's decision, with the lane a transport schedules it in
+ * (protocol/revision.ts `Lane`): a request's or notification's as its
+ * revision lists it; a response is `control` (a running request may wait for
+ * it); an answer the resolver wrote is `work`, waiting its turn as the
+ * message it answers would have (a flood of bad messages waits too).
+ * `cancels`: the id of the request a cancellation withdraws.
+ */
 export type Resolved =
-  | { kind: 'request'; scope: Scope; request: JsonRpcRequest; revision: Revision; facts: RequestFacts }
-  | { kind: 'notification'; scope: Exclude<Scope, 'initialize'>; notification: JsonRpcNotification }
-  | { kind: 'response'; scope: 'session' | 'sessionless'; response: Extract<Classified, { kind: 'response' }> }
-  | { kind: 'answer'; response: JsonRpcResponse; status: number };
+  | { kind: 'request'; scope: Scope; request: JsonRpcRequest; revision: Revision; facts: RequestFacts; lane: Lane }
+  | { kind: 'notification'; scope: Exclude<Scope, 'initialize'>; notification: JsonRpcNotification; lane: Lane; cancels?: RequestId }
+  | { kind: 'response'; scope: 'session' | 'sessionless'; response: Extract<Classified, { kind: 'response' }>; lane: 'control' }
+  | { kind: 'answer'; response: JsonRpcResponse; status: number; lane: 'work' };
 
 /** The facts of a request that asks for nothing (shared: never mutated). */
 const NO_FACTS: RequestFacts = Object.freeze({});
@@ -74,12 +82,30 @@ function progressFacts(params: Record<string, unknown> | undefined): RequestFact
   return typeof token === 'string' || (typeof token === 'number' && Number.isFinite(token)) ? { progressToken: token } : NO_FACTS;
 }
 
+/** `method`'s lane in `revision`: `work` unless the revision lists it. */
+function laneOf(revision: Revision | undefined, method: string): Lane {
+  return revision?.lanes.get(method) ?? 'work';
+}
+
+/**
+ * A notification as resolved in `revision`. A cancellation names the request
+ * it withdraws in `params.requestId` (basic/utilities/cancellation, the same
+ * in every revision served); an id no request can have names none.
+ */
+function notification(scope: Exclude<Scope, 'initialize'>, message: JsonRpcNotification, revision: Revision | undefined): Resolved {
+  const lane = laneOf(revision, message.method);
+  if (message.method !== 'notifications/cancelled') return { kind: 'notification', scope, notification: message, lane };
+  const id = message.params?.requestId;
+  if (typeof id !== 'string' && typeof id !== 'number') return { kind: 'notification', scope, notification: message, lane };
+  return { kind: 'notification', scope, notification: message, lane, cancels: id };
+}
+
 const HTTP_OK = 200;
 const HTTP_BAD_REQUEST = 400;
 const HTTP_NOT_FOUND = 404;
 
 function answer(response: JsonRpcResponse, status: number): Resolved {
-  return { kind: 'answer', response, status };
+  return { kind: 'answer', response, status, lane: 'work' };
 }
 
 /** The id an answer to `classified` echoes: a request's, a response's, null for the rest. */
@@ -136,19 +162,25 @@ function resolveSession(classified: Exclude<Classified, { kind: 'invalid' }>, { 
     if (refused) return answer(refused, HTTP_BAD_REQUEST);
   }
   const scope = session ? 'session' : 'sessionless';
-  if (classified.kind === 'response') return { kind: 'response', scope, response: classified };
-  if (classified.kind === 'notification') return { kind: 'notification', scope, notification: classified.message };
+  if (classified.kind === 'response') return { kind: 'response', scope, response: classified, lane: 'control' };
+  // Without a session, the lanes of the revision a request would be answered in (below).
+  if (classified.kind === 'notification') return notification(scope, classified.message, session?.revision ?? sessionRevisionFor(version));
   const request = classified.message;
   if (request.method === 'initialize') {
     if (session) return answer(errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized'), HTTP_OK);
-    return { kind: 'request', scope: 'initialize', request, revision: negotiateLegacy(request.params?.protocolVersion), facts: NO_FACTS };
+    const revision = negotiateLegacy(request.params?.protocolVersion);
+    return { kind: 'request', scope: 'initialize', request, revision, facts: NO_FACTS, lane: laneOf(revision, request.method) };
   }
-  if (session) return { kind: 'request', scope: 'session', request, revision: session.revision, facts: progressFacts(request.params) };
+  if (session) {
+    const { revision } = session;
+    return { kind: 'request', scope: 'session', request, revision, facts: progressFacts(request.params), lane: laneOf(revision, request.method) };
+  }
   if (http) {
     // Without the header 2025-06-18 basic/transports §Protocol Version Header says to
     // assume 2025-03-26: the oldest revision served is its closest match.
     const revision = sessionRevisionFor(version);
-    if (revision) return { kind: 'request', scope: 'sessionless', request, revision, facts: progressFacts(request.params) };
+    if (revision)
+      return { kind: 'request', scope: 'sessionless', request, revision, facts: progressFacts(request.params), lane: laneOf(revision, request.method) };
   }
   // A ping may come before initialize (2025-06-18 basic/lifecycle §Initialization).
   if (request.method === 'ping') return answer(resultResponse(request.id, {}), HTTP_OK);
@@ -171,8 +203,12 @@ function resolveStateless(classified: Exclude<Classified, { kind: 'invalid' }>, 
     return answer(errorResponse(classified.id, ErrorCode.InvalidRequest, 'Bad Request: 2026-07-28 clients must not POST responses'), HTTP_BAD_REQUEST);
   }
   // Core 2026-07-28 defines no client notification over HTTP (closing the stream
-  // cancels), and header rules for notification POSTs are left open: accept it.
-  if (classified.kind === 'notification') return { kind: 'notification', scope: 'stateless', notification: classified.message };
+  // cancels), and header rules for notification POSTs are left open: accept it,
+  // in the lanes of the version it names, or of the newest one when it names none served.
+  if (classified.kind === 'notification') {
+    const revision = (meta?.kind === 'modern' ? modernRevision(meta.version) : undefined) ?? newestModernRevision();
+    return notification('stateless', classified.message, revision);
+  }
   const request = classified.message;
   const header = headers ? readMetadataHeader(headers, METADATA_HEADERS.protocolVersion) : undefined;
   if (header?.kind === 'absent') return refusal(headerMismatch(request, `missing ${METADATA_HEADERS.protocolVersion} header`));
@@ -197,7 +233,7 @@ function resolveStateless(classified: Exclude<Classified, { kind: 'invalid' }>, 
     ...(meta.logLevel === undefined ? {} : { logLevel: meta.logLevel }),
     ...(headers ? { headers } : {}),
   };
-  return { kind: 'request', scope: 'stateless', request, revision, facts };
+  return { kind: 'request', scope: 'stateless', request, revision, facts, lane: laneOf(revision, request.method) };
 }
 
 function refusal({ response, status }: { response: JsonRpcResponse; status: number }): Resolved {

@@ -139,10 +139,26 @@ export interface MethodContext extends RequestContext {
  */
 export type MethodHandler = (params: Record<string, unknown>, ctx: MethodContext) => Promise<Record<string, unknown>>;
 
+/**
+ * How a transport schedules a message, decided once by the resolver:
+ * `stream`, a long-lived request (2026-07-28 `subscriptions/listen`) that
+ * holds next to nothing and has a cap of its own instead of a place among the
+ * requests that build answers; `control`, what must never wait in a queue
+ * (a cancellation, which must reach a running request or keep a waiting one
+ * from starting; a response to a question of the server's, which a running
+ * request waits for); `work`, everything else.
+ */
+export type Lane = 'stream' | 'control' | 'work';
+
 /** One MCP revision, as the server layer sees it. */
 export interface Revision {
   readonly version: string;
   readonly methods: ReadonlyMap<string, MethodHandler>;
+  /**
+   * The methods, of requests or notifications, whose messages are not in the
+   * `work` lane; each revision lists its own (the resolver reads it).
+   */
+  readonly lanes: ReadonlyMap<string, Lane>;
   /** Its Streamable HTTP binding, where it adds rules of its own; otherwise every answer is 200. */
   readonly http?: HttpBinding;
   /** Maps anything thrown by a handler to the error object this revision sends. */

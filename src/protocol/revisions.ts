@@ -40,4 +40,9 @@ export function modernRevision(version: string): Revision | undefined {
   return STATELESS_REVISIONS.find((r) => r.version === version);
 }
 
+/** The newest stateless revision: whose rules apply to a stateless message naming no version served. */
+export function newestModernRevision(): Revision {
+  return STATELESS_REVISIONS[0] as Revision;
+}
+
 export { headerMismatch, META_KEYS, METADATA_HEADERS, type RequestMeta, readMetadataHeader, readRequestMeta } from './rev2026-07-28/index.js';

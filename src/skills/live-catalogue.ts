@@ -5,10 +5,11 @@
  * failed reload keeps the last good catalogue and logs why. Its owner may
  * also swap in a catalogue it built (a git source's next commit).
  */
-import { createEmitter, type Emitter } from '../util/emitter.js';
+
 import { type Logger, silentLogger } from '../core/context.js';
-import { boundedDebounce } from '../util/debounce.js';
 import type { ResourceEvent } from '../core/resources.js';
+import { boundedDebounce } from '../util/debounce.js';
+import { createEmitter, type Emitter } from '../util/emitter.js';
 import { buildCatalogue, type Catalogue, type CatalogueOptions } from './catalogue/catalogue.js';
 import { formatIssue } from './load/issues.js';
 import { type TreeWatcher, watchTree } from './load/watch-tree.js';

@@ -7,6 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Revision } from '../../src/protocol/index.js';
+import { LEGACY_VERSIONS, MODERN_VERSIONS, modernRevision, negotiateLegacy } from '../../src/protocol/revisions.js';
 import { ROOT } from '../_stdio-client.js';
 
 const SRC = join(ROOT, 'src');
@@ -68,6 +70,63 @@ function cycles(edges: readonly Pick<Import, 'file' | 'specifier' | 'target'>[])
     state.set(node, 'done');
   };
   for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return found;
+}
+
+/** Every revision served. */
+const REVISIONS: readonly Revision[] = [...LEGACY_VERSIONS.map(negotiateLegacy), ...MODERN_VERSIONS.map((version) => modernRevision(version) as Revision)];
+
+/**
+ * Every MCP method name of the revisions served, requests and notifications of
+ * both sides (the official schemas' `method` constants, and the Skills
+ * extension's, SEP-2640), with whatever the registries serve besides.
+ */
+const METHOD_NAMES: ReadonlySet<string> = new Set([
+  ...['initialize', 'ping', 'server/discover', 'logging/setLevel', 'completion/complete'],
+  ...['prompts/list', 'prompts/get', 'tools/list', 'tools/call', 'subscriptions/listen'],
+  ...['resources/list', 'resources/templates/list', 'resources/read', 'resources/subscribe', 'resources/unsubscribe'],
+  ...['skills/list', 'skills/get', 'resources/directory/read'],
+  ...['tasks/get', 'tasks/list', 'tasks/result', 'tasks/cancel'],
+  ...['elicitation/create', 'sampling/createMessage', 'roots/list'],
+  ...['notifications/initialized', 'notifications/cancelled', 'notifications/progress', 'notifications/message'],
+  ...['notifications/prompts/list_changed', 'notifications/tools/list_changed', 'notifications/resources/list_changed'],
+  ...['notifications/resources/updated', 'notifications/roots/list_changed', 'notifications/elicitation/complete'],
+  ...['notifications/subscriptions/acknowledged', 'notifications/tasks/status'],
+  ...REVISIONS.flatMap((revision) => [...revision.methods.keys()]),
+]);
+
+/**
+ * The public library API names a question for the client by its method
+ * (`ctx.input(key, { method: 'elicitation/create', ... })`, core/input.ts
+ * `InputRequest`, as the README teaches): users write these names in their
+ * own code, so the core keeps them where it defines them and where it asks
+ * as a handler author would (a prompt's missing arguments), and nowhere else.
+ */
+const PUBLIC_METHOD_NAMES: Record<string, readonly string[]> = {
+  'core/input.ts': ['elicitation/create', 'sampling/createMessage', 'roots/list'],
+  'core/prompt-arguments.ts': ['elicitation/create'],
+};
+
+/**
+ * The string literals of a module's code, comments left out: quoted strings
+ * and template literals (a template's text whole, placeholders and all).
+ */
+function stringLiterals(code: string): string[] {
+  const found: string[] = [];
+  /** Where what starts at `from` ends: after `close`, or at the end of the code. */
+  const after = (close: string, from: number): number => (code.indexOf(close, from) === -1 ? code.length : code.indexOf(close, from) + close.length);
+  let at = 0;
+  while (at < code.length) {
+    const char = code[at] as string;
+    if (code.startsWith('//', at)) at = after('\n', at);
+    else if (code.startsWith('/*', at)) at = after('*/', at + 2);
+    else if (char === "'" || char === '"' || char === '`') {
+      let end = at + 1;
+      while (end < code.length && code[end] !== char) end += code[end] === '\\' ? 2 : 1;
+      found.push(code.slice(at + 1, end));
+      at = end + 1;
+    } else at++;
+  }
   return found;
 }
 
@@ -240,6 +299,26 @@ describe('layering', () => {
       .map((path) => relative(SRC, path))
       .sort();
     expect(touching).toEqual(['skills/git/run-git.ts', 'skills/git/source.ts', 'skills/git/workspace.ts']);
+  });
+
+  it('keeps MCP method names out of the code of the transports and the core', () => {
+    // A transport schedules by the resolver's lane and the core answers in neutral terms
+    // (issue 21): which message is which method is the protocol layer's to know.
+    const offenders = files(SRC)
+      .map((path) => relative(SRC, path))
+      .filter((file) => /^(transport|core)\//.test(file))
+      .flatMap((file) =>
+        stringLiterals(readFileSync(join(SRC, file), 'utf8'))
+          .filter((text) => METHOD_NAMES.has(text) && !PUBLIC_METHOD_NAMES[file]?.includes(text))
+          .map((text) => `${file}: '${text}'`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('finds method names in string literals, not in comments', () => {
+    const code = `// 'initialize' in a comment\n/* 'prompts/get' */ const a = 'subscriptions/listen'; const b = "notifications/cancelled"; const c = \`ping\`;`;
+    expect(stringLiterals(code).filter((text) => METHOD_NAMES.has(text))).toEqual(['subscriptions/listen', 'notifications/cancelled', 'ping']);
+    expect(stringLiterals(`const url = 'http://x'; const m = 'prompts/get';`)).toEqual(['http://x', 'prompts/get']);
   });
 
   it('keeps caches keyed by identity to the encoded values and the places that own their keys', () => {

@@ -20,12 +20,19 @@ describe('createEngine', () => {
     });
   });
 
-  it('answers -32601 for features that are not registered', async () => {
+  it('treats a provider that is not registered as an empty one (the revisions answer -32601 before it is asked)', async () => {
     const engine = createEngine({});
-    await expect(engine.listPrompts(undefined)).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
-    await expect(engine.readResource('x://y', ctx)).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    expect((await engine.listPrompts(undefined)).items).toEqual([]);
+    expect((await engine.listTools(undefined)).items).toEqual([]);
+    expect((await engine.listResources(undefined)).items).toEqual([]);
+    expect((await engine.listSkills(undefined)).items).toEqual([]);
+    await expect(engine.readResource('x://y', ctx)).rejects.toMatchObject({ name: 'ResourceNotFoundError', uri: 'x://y' });
+    await expect(engine.getPrompt('x', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'Unknown prompt: "x"' });
+    await expect(engine.callTool('x', {}, ctx)).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'Unknown tool: "x"' });
+    await expect(engine.getSkill('skill://x')).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(engine.readDirectory('skill://x/', undefined)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     await expect(engine.complete({ type: 'prompt', name: 'x' }, { name: 'a', value: '' }, { arguments: {} }, ctx)).rejects.toMatchObject({
-      code: ErrorCode.MethodNotFound,
+      code: ErrorCode.InvalidParams,
     });
   });
 

@@ -73,7 +73,7 @@ const RESULT_DEFINITIONS: Record<string, string> = {
  * Everything wrong with `message` as a response of `revision` to `method`
  * (when known). An error with `id: null` is allowed only for what JSON-RPC
  * 2.0 §5 requires it for (unreadable id: -32700 and -32600); its shape is
- * checked with the id substituted, as test/transport/stdio.test.ts does,
+ * checked with the id substituted, as test/transport/stdio/stdio.test.ts does,
  * because the MCP schemas type ids as string | number.
  */
 export function responseProblems(revision: RevisionName, message: Message, method?: string): string[] {

@@ -17,11 +17,11 @@ import { checkSync } from 'recheck';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { compileSchema, UNASSERTED_FORMATS } from '../../src/core/tool-schema.js';
-import { templatePattern } from '../../src/util/uri-template.js';
 import { substituteVsCode, vsCodeInputs } from '../../src/skills/formats/substitute.js';
 import { parseFrontmatter } from '../../src/skills/load/frontmatter.js';
 import { loadPromptFile } from '../../src/skills/load/prompt-files.js';
 import { SKILL_FILE_TEMPLATE } from '../../src/skills/provider.js';
+import { templatePattern } from '../../src/util/uri-template.js';
 import { ROOT } from './_harness.js';
 
 function sourceFiles(dir: string): string[] {

@@ -5,13 +5,15 @@
 import type { Revision } from '../revision.js';
 import { SHAPE_2025_06_18 } from './encode.js';
 import { encodeError } from './errors.js';
-import { inputRequestWith, legacyEvent, legacyHandlers, requestEvent } from './registry.js';
+import { inputRequestWith, legacyEvent, requestEvent } from './events.js';
+import { LEGACY_LANES, legacyHandlers } from './registry.js';
 
 export const VERSION = '2025-06-18';
 
 export const revision: Revision = {
   version: VERSION,
   methods: legacyHandlers(SHAPE_2025_06_18),
+  lanes: LEGACY_LANES,
   encodeError,
   encodeEvent: legacyEvent,
   encodeRequestEvent: requestEvent,
@@ -32,4 +34,5 @@ export {
   type Shape,
 } from './encode.js';
 export { encodeError, encodeErrorWith } from './errors.js';
-export { inputRequestWith, legacyEvent, legacyHandlers, requestEvent, requireLogLevel, sharedHandlers } from './registry.js';
+export { inputRequestWith, legacyEvent, requestEvent } from './events.js';
+export { LEGACY_LANES, legacyHandlers, requireLogLevel, sharedHandlers } from './registry.js';

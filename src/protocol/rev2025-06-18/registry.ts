@@ -4,16 +4,15 @@
  */
 
 import { isPerCaller, perCaller } from '../../core/audience.js';
+import type { Principal } from '../../core/context.js';
 import { LOG_LEVELS, type LogLevel } from '../../core/context.js';
-import type { EngineEvent } from '../../core/engine.js';
+import type { Engine, Features } from '../../core/engine.js';
 import { isToolArgumentsError } from '../../core/errors.js';
-import type { InputRequest } from '../../core/input.js';
 import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate, Tool } from '../../core/model.js';
 import type { Page } from '../../core/paginate.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
-import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
-import { checkSubscriptionUri, type MethodHandler, type RequestEvent, type Wire } from '../revision.js';
+import { checkSubscriptionUri, type Lane, type MethodHandler, type Wire } from '../revision.js';
 import { decodeCompletion, optionalObject, optionalString, requireString, stringMap } from './decode.js';
 import {
   encodeCapabilities,
@@ -63,80 +62,151 @@ const completionResult = encoder((completion: Completion): Wire => {
 });
 
 /**
- * Handlers for the methods every revision serves in the same way, returning
- * bare results; 2026-07-28 wraps these with `resultType` and cache hints.
+ * A method is served only when the server has the feature behind it, the one
+ * it declares as a capability (core/engine.ts `Features`; 2025-06-18
+ * server/prompts, server/resources, server/tools, server/utilities/completion
+ * §Capabilities; SEP-2640 for the Skills extension): otherwise -32601, after
+ * its params are read and before the engine is called.
  */
-export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
-  const promptPage = lister('prompts', (p: Prompt) => encodePrompt(p, shape));
-  const resourcePage = lister('resources', (r: Resource) => encodeResource(r, shape));
-  const templatePage = lister('resourceTemplates', (t: ResourceTemplate) => encodeTemplate(t, shape));
-  const toolPage = lister('tools', (t: Tool) => encodeTool(t, shape));
-  const skillPage = lister('skills', encodeSkill);
-  const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
+function served(feature: unknown, method: string): void {
+  if (!feature) throw new MethodNotFoundError(method);
+}
+
+/** A list method: its cursor read, its feature checked, the engine's page encoded. */
+function listing<T>(
+  method: string,
+  feature: (features: Features) => unknown,
+  list: (engine: Engine, cursor: string | undefined, principal: Principal | undefined) => Promise<Page<T>>,
+  page: (page: Page<T>) => Wire,
+): [string, MethodHandler] {
+  return [
+    method,
+    async (params, { engine, principal }) => {
+      const cursor = optionalString(params, 'cursor');
+      served(feature(engine.features), method);
+      return page(await list(engine, cursor, principal));
+    },
+  ];
+}
+
+/** tools/call: a tool's bad arguments are -32602, or from 2025-11-25 on an `isError` result (`Shape.toolArgumentErrors`). */
+function callTool(shape: Shape): MethodHandler {
+  return async (params, ctx) => {
+    const name = requireString(params, 'name');
+    const args = optionalObject(params, 'arguments') ?? {};
+    served(ctx.engine.features.tools, 'tools/call');
+    try {
+      return encodeToolResult(await ctx.engine.callTool(name, args, ctx), shape);
+    } catch (error) {
+      if (shape.toolArgumentErrors === 'result' && isToolArgumentsError(error)) {
+        return encodeToolResult({ content: [{ type: 'text', text: error.message }], isError: true }, shape);
+      }
+      throw error;
+    }
+  };
+}
+
+/** The handlers that read one item (a prompt, a completion, a skill, a resource). */
+function getters(shape: Shape): Array<[string, MethodHandler]> {
   const promptResult = encoder((result: PromptResult) => encodePromptResult(result, shape));
-  return new Map<string, MethodHandler>([
-    ['prompts/list', async (params, { engine, principal }) => promptPage(await engine.listPrompts(optionalString(params, 'cursor'), principal))],
+  return [
     [
       'prompts/get',
       async (params, ctx) => {
         const name = requireString(params, 'name');
         const args = stringMap(params.arguments, 'arguments');
-        const result = await ctx.engine.getPrompt(name, args, ctx);
-        return promptResult(result);
-      },
-    ],
-    ['tools/list', async (params, { engine, principal }) => toolPage(await engine.listTools(optionalString(params, 'cursor'), principal))],
-    [
-      'tools/call',
-      async (params, ctx) => {
-        const name = requireString(params, 'name');
-        const args = optionalObject(params, 'arguments') ?? {};
-        try {
-          return encodeToolResult(await ctx.engine.callTool(name, args, ctx), shape);
-        } catch (error) {
-          if (shape.toolArgumentErrors === 'result' && isToolArgumentsError(error)) {
-            return encodeToolResult({ content: [{ type: 'text', text: error.message }], isError: true }, shape);
-          }
-          throw error;
-        }
+        served(ctx.engine.features.prompts, 'prompts/get');
+        return promptResult(await ctx.engine.getPrompt(name, args, ctx));
       },
     ],
     [
       'completion/complete',
       async (params, ctx) => {
         const { ref, argument, context } = decodeCompletion(params);
+        served(ctx.engine.features.completions, 'completion/complete');
         return completionResult(await ctx.engine.complete(ref, argument, context, ctx));
       },
     ],
-    ['resources/list', async (params, { engine, principal }) => resourcePage(await engine.listResources(optionalString(params, 'cursor'), principal))],
-    [
-      'resources/templates/list',
-      async (params, { engine, principal }) => templatePage(await engine.listResourceTemplates(optionalString(params, 'cursor'), principal)),
-    ],
-    ['skills/list', async (params, { engine, principal }) => skillPage(await engine.listSkills(optionalString(params, 'cursor'), principal))],
     [
       'skills/get',
       async (params, { engine, principal }) => {
-        const entry = await engine.getSkill(requireString(params, 'uri'), principal);
+        const uri = requireString(params, 'uri');
+        served(engine.features.skills, 'skills/get');
+        const entry = await engine.getSkill(uri, principal);
         return sameScope({ skill: encodeSkill(entry) }, entry);
       },
     ],
     [
-      'resources/directory/read',
-      async (params, { engine, principal }) =>
-        directoryPage(await engine.readDirectory(requireString(params, 'uri'), optionalString(params, 'cursor'), principal)),
-    ],
-    [
       'resources/read',
       async (params, ctx) => {
-        const result = await ctx.engine.readResource(requireString(params, 'uri'), ctx);
+        const uri = requireString(params, 'uri');
+        served(ctx.engine.features.resources, 'resources/read');
+        const result = await ctx.engine.readResource(uri, ctx);
         const wire: Wire = { contents: result.contents.map(encodeContents) };
         if (result._meta) wire._meta = result._meta;
         return sameScope(wire, result);
       },
     ],
+  ];
+}
+
+/**
+ * Handlers for the methods every revision serves in the same way, returning
+ * bare results; 2026-07-28 wraps these with `resultType` and cache hints.
+ */
+export function sharedHandlers(shape: Shape): Map<string, MethodHandler> {
+  const directoryPage = lister('resources', (r: Resource) => encodeResource(r, shape));
+  return new Map<string, MethodHandler>([
+    listing(
+      'prompts/list',
+      (f) => f.prompts,
+      (engine, cursor, principal) => engine.listPrompts(cursor, principal),
+      lister('prompts', (p: Prompt) => encodePrompt(p, shape)),
+    ),
+    listing(
+      'tools/list',
+      (f) => f.tools,
+      (engine, cursor, principal) => engine.listTools(cursor, principal),
+      lister('tools', (t: Tool) => encodeTool(t, shape)),
+    ),
+    ['tools/call', callTool(shape)],
+    listing(
+      'resources/list',
+      (f) => f.resources,
+      (engine, cursor, principal) => engine.listResources(cursor, principal),
+      lister('resources', (r: Resource) => encodeResource(r, shape)),
+    ),
+    listing(
+      'resources/templates/list',
+      (f) => f.resources,
+      (engine, cursor, principal) => engine.listResourceTemplates(cursor, principal),
+      lister('resourceTemplates', (t: ResourceTemplate) => encodeTemplate(t, shape)),
+    ),
+    listing(
+      'skills/list',
+      (f) => f.skills,
+      (engine, cursor, principal) => engine.listSkills(cursor, principal),
+      lister('skills', encodeSkill),
+    ),
+    [
+      'resources/directory/read',
+      async (params, { engine, principal }) => {
+        const uri = requireString(params, 'uri');
+        const cursor = optionalString(params, 'cursor');
+        served(engine.features.skills?.directoryRead, 'resources/directory/read');
+        return directoryPage(await engine.readDirectory(uri, cursor, principal));
+      },
+    ],
+    ...getters(shape),
   ]);
 }
+
+/**
+ * The lanes of the session revisions (protocol/revision.ts `Lane`): a
+ * cancellation (basic/utilities/cancellation) must reach the request it names
+ * while that request runs, or before its turn comes, so it never waits.
+ */
+export const LEGACY_LANES: ReadonlyMap<string, Lane> = new Map<string, Lane>([['notifications/cancelled', 'control']]);
 
 /** The initialize-era registry: shared handlers plus the handshake, ping and subscriptions. */
 export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
@@ -156,7 +226,7 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
   // A session keeps its subscriptions for as long as it lives: they are capped
   // in number and URI length (ServerDescription.subscriptions), over either -32602.
   handlers.set('resources/subscribe', async (params, { engine, session, server }) => {
-    if (!engine.features.resources?.subscribe) throw new MethodNotFoundError('resources/subscribe');
+    served(engine.features.resources?.subscribe, 'resources/subscribe');
     const uri = requireString(params, 'uri');
     checkSubscriptionUri(uri, server.subscriptions, 'uri');
     if (!session || session.subscriptions.has(uri)) return {};
@@ -168,7 +238,7 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
     return {};
   });
   handlers.set('resources/unsubscribe', async (params, { engine, session }) => {
-    if (!engine.features.resources?.subscribe) throw new MethodNotFoundError('resources/unsubscribe');
+    served(engine.features.resources?.subscribe, 'resources/unsubscribe');
     session?.subscriptions.delete(requireString(params, 'uri'));
     return {};
   });
@@ -176,7 +246,7 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
   // requests of the session from now on; an unknown level is -32602. Without
   // the logging capability the method is not served (-32601).
   handlers.set('logging/setLevel', async (params, { engine, session }) => {
-    if (!engine.features.logging) throw new MethodNotFoundError('logging/setLevel');
+    served(engine.features.logging, 'logging/setLevel');
     const level = requireLogLevel(params.level, 'level');
     if (session) session.logLevel = level;
     return {};
@@ -188,53 +258,4 @@ export function legacyHandlers(shape: Shape): Map<string, MethodHandler> {
 export function requireLogLevel(value: unknown, field: string): LogLevel {
   if (typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
   throw new InvalidParamsError(`"${field}" must be one of ${LOG_LEVELS.join(', ')}`, { field });
-}
-
-/**
- * The notification for something a handler reports about its request: a log
- * message (server/utilities/logging) or progress (basic/utilities/progress).
- * The same in every revision served.
- */
-export function requestEvent(event: RequestEvent): JsonRpcNotification {
-  if (event.type === 'log') {
-    const params: Wire = { level: event.level };
-    if (event.logger !== undefined) params.logger = event.logger;
-    params.data = event.data;
-    return { jsonrpc: '2.0', method: 'notifications/message', params };
-  }
-  const params: Wire = { progressToken: event.progressToken, progress: event.progress };
-  if (event.total !== undefined) params.total = event.total;
-  if (event.message !== undefined) params.message = event.message;
-  return { jsonrpc: '2.0', method: 'notifications/progress', params };
-}
-
-/**
- * A question for the client as a request of the server's own (2025-06-18
- * client/elicitation, client/sampling, client/roots). 2025-06-18's
- * elicitation has no `mode` (form is all there is; 2025-11-25 adds it).
- */
-export function inputRequestWith(modes: boolean): (request: InputRequest) => { method: string; params: Record<string, unknown> } {
-  return (request) => {
-    const params: Record<string, unknown> = { ...(request.params ?? {}) };
-    if (request.method === 'elicitation/create' && !modes) delete params.mode;
-    return { method: request.method, params };
-  };
-}
-
-/**
- * The notification a legacy session gets for an engine event. Resource
- * updates are filtered per session by the caller, which knows the
- * subscriptions.
- */
-export function legacyEvent(event: EngineEvent): JsonRpcNotification {
-  switch (event.type) {
-    case 'promptsListChanged':
-      return { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' };
-    case 'toolsListChanged':
-      return { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
-    case 'resourcesListChanged':
-      return { jsonrpc: '2.0', method: 'notifications/resources/list_changed' };
-    case 'resourceUpdated':
-      return { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: event.uri } };
-  }
 }

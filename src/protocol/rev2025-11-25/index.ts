@@ -3,7 +3,7 @@
  * templates, resource links and the implementation, and `description` /
  * `websiteUrl` on the implementation (2025-11-25 changelog).
  */
-import { encodeError, inputRequestWith, legacyEvent, legacyHandlers, requestEvent, type Shape } from '../rev2025-06-18/index.js';
+import { encodeError, inputRequestWith, LEGACY_LANES, legacyEvent, legacyHandlers, requestEvent, type Shape } from '../rev2025-06-18/index.js';
 import type { Revision } from '../revision.js';
 
 export const VERSION = '2025-11-25';
@@ -14,6 +14,7 @@ export const SHAPE_2025_11_25: Shape = { icons: true, implementationDetails: tru
 export const revision: Revision = {
   version: VERSION,
   methods: legacyHandlers(SHAPE_2025_11_25),
+  lanes: LEGACY_LANES,
   encodeError,
   encodeEvent: legacyEvent,
   encodeRequestEvent: requestEvent,
@@ -25,6 +26,7 @@ export {
   encodeCapabilities,
   encodeErrorWith,
   encodeImplementation,
+  LEGACY_LANES,
   optionalObject,
   requestEvent,
   requireLogLevel,

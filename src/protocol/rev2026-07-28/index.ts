@@ -13,8 +13,16 @@ import { isMissingClientCapabilityError } from '../../core/input.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { ErrorCode, ProtocolError } from '../../jsonrpc/errors.js';
 import type { JsonRpcErrorObject } from '../../jsonrpc/messages.js';
-import { encodeCapabilities, encodeErrorWith, encodeImplementation, requestEvent, SHAPE_2025_11_25, sharedHandlers } from '../rev2025-11-25/index.js';
-import type { MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
+import {
+  encodeCapabilities,
+  encodeErrorWith,
+  encodeImplementation,
+  LEGACY_LANES,
+  requestEvent,
+  SHAPE_2025_11_25,
+  sharedHandlers,
+} from '../rev2025-11-25/index.js';
+import type { Lane, MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
 import { checkParamHeaders, http } from './http.js';
 import { INPUT_METHODS, withInput } from './input-required.js';
 import { listen } from './listen.js';
@@ -148,6 +156,15 @@ for (const [method, shared] of sharedHandlers(SHAPE_2025_11_25)) {
 handlers.set('server/discover', modern('server/discover', discover));
 handlers.set('subscriptions/listen', modern('subscriptions/listen', listen));
 
+/**
+ * A listen request (basic/patterns/subscriptions) stays open as long as the
+ * client likes, holding next to nothing: the transports give it a cap of its
+ * own instead of a place among the requests that build answers. A
+ * cancellation is control, as in the session revisions (over stdio; over
+ * HTTP closing the stream cancels).
+ */
+const lanes: ReadonlyMap<string, Lane> = new Map<string, Lane>([...LEGACY_LANES, ['subscriptions/listen', 'stream']]);
+
 const legacyEncode = encodeErrorWith(ErrorCode.InvalidParams);
 
 /**
@@ -175,6 +192,7 @@ export const revision: Revision = {
   version: VERSION,
   http,
   methods: handlers,
+  lanes,
   encodeError,
   encodeEvent: () => undefined,
   encodeRequestEvent: requestEvent,

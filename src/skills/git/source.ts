@@ -10,8 +10,8 @@
  */
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createEmitter, type Emitter } from '../../util/emitter.js';
 import { type Logger, silentLogger } from '../../core/context.js';
+import { createEmitter, type Emitter } from '../../util/emitter.js';
 import { buildCatalogue, type Catalogue, slugify } from '../catalogue/catalogue.js';
 import { formatIssue, type Issue } from '../load/issues.js';
 import { DEFAULT_LIMITS } from '../load/scan.js';

@@ -10,13 +10,14 @@
  * `read_skill_file` reads the file's `skill://` URI through the folder's
  * resource read, with its confinement, limits and digest check.
  */
-import { createEmitter } from '../../util/emitter.js';
+
 import type { Awaitable, RequestContext } from '../../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../../core/errors.js';
 import type { CallToolResult, Completion, ContentBlock, Prompt, PromptResult, ReadResourceResult, Tool } from '../../core/model.js';
 import { isMissing, lacksArguments, requiredArguments } from '../../core/prompt-arguments.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../../core/tools.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
+import { createEmitter } from '../../util/emitter.js';
 import type { Catalogue } from '../catalogue/catalogue-view.js';
 import type { DirectoryEntry, SkillDirectory } from '../catalogue/skill-directory.js';
 import { describeSkills, fileList, searchAnswer, unknownFile, unknownSkill } from './skill-listing.js';

@@ -2,8 +2,8 @@
  * The stateless route: a 2026-07-28 request (basic/index §Statelessness),
  * answered by a connection made for it alone, with nothing kept after. The
  * resolver has already checked its headers and chosen its revision; here the
- * transport adds what is its own: listen requests need an SSE answer and a
- * stream place, a closed answer cancels the request (streamable-http
+ * transport adds what is its own: a request in the `stream` lane (listen)
+ * needs an SSE answer and a stream place, a closed answer cancels the request (streamable-http
  * §Cancellation), and the answer's status comes from the revision's binding.
  */
 import type { JsonRpcResponse } from '../../jsonrpc/messages.js';
@@ -31,7 +31,8 @@ export function createStatelessRoute(server: Server, context: RouteContext): Sta
   function post(request: HttpRequest, resolved: Extract<Resolved, { kind: 'request' | 'notification' }>, accept: Acceptable): HttpReply | Promise<HttpReply> {
     if (resolved.kind === 'notification') return { status: 202, headers: {} };
     const { request: message, revision } = resolved;
-    const listen = message.method === 'subscriptions/listen';
+    // A long-lived request (listen) as the resolver decided it: an SSE answer and a stream place of its own.
+    const listen = resolved.lane === 'stream';
     if (listen && !accept.sse) return reject(Rejections.StreamNotAcceptable, message.id);
     const release = listen ? takeStream(request) : undefined;
     if (listen && !release) return reject(Rejections.TooManyStreams, message.id);

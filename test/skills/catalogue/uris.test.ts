@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseUriTemplate } from '../../../src/util/uri-template.js';
 import { loadSkillsFolder, SKILL_FILE_TEMPLATE, type SkillsFolder } from '../../../src/skills/provider.js';
+import { parseUriTemplate } from '../../../src/util/uri-template.js';
 import { tree } from '../../_tree.js';
 
 const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} } };

@@ -4,9 +4,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { schemaErrors } from '../_schema.js';
-import { BIN, FIXTURE, initialize, RawStdioClient, ROOT } from '../_stdio-client.js';
-import { modern } from '../_wire.js';
+import { schemaErrors } from '../../_schema.js';
+import { BIN, FIXTURE, initialize, RawStdioClient, ROOT } from '../../_stdio-client.js';
+import { modern } from '../../_wire.js';
 
 let client: RawStdioClient | undefined;
 afterEach(async () => {

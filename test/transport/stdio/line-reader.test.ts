@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLineReader } from '../../src/transport/stdio/line-reader.js';
+import { createLineReader } from '../../../src/transport/stdio/line-reader.js';
 
 function collect(maxBytes: number) {
   const lines: string[] = [];

@@ -4,10 +4,10 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, livePrompts } from '../../src/index.js';
-import { serveStdio } from '../../src/stdio.js';
-import { RawStdioClient } from '../_stdio-client.js';
-import { modernMeta } from '../_wire.js';
+import { createServer, definePrompt, livePrompts } from '../../../src/index.js';
+import { serveStdio } from '../../../src/stdio.js';
+import { RawStdioClient } from '../../_stdio-client.js';
+import { modernMeta } from '../../_wire.js';
 
 const META = modernMeta();
 

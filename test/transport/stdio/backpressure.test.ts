@@ -7,9 +7,9 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createServer, definePrompt, livePrompts, staticPrompts } from '../../src/index.js';
-import { serveStdio } from '../../src/stdio.js';
-import { modernMeta } from '../_wire.js';
+import { createServer, definePrompt, livePrompts, staticPrompts } from '../../../src/index.js';
+import { serveStdio } from '../../../src/stdio.js';
+import { modernMeta } from '../../_wire.js';
 
 const META = modernMeta();
 const get = (id: number, name = 'p') => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'prompts/get', params: { name, _meta: META } })}\n`;
