@@ -50,12 +50,12 @@ export interface ResolveContext {
 
 /**
  * How a message is scoped: `stateless`, a 2026-07-28 request answered with no
- * state kept; `session`, in the session it arrives in; `initialize`, opening
- * one; `sessionless`, a session revision's message with no session (over
+ * state kept; `session`, in the session it arrives in; `opening`, the
+ * handshake request that opens one; `sessionless`, a session revision's message with no session (over
  * HTTP the transport decides: refuse it, or answer it from a session opened
  * for it alone).
  */
-export type Scope = 'stateless' | 'session' | 'initialize' | 'sessionless';
+export type Scope = 'stateless' | 'session' | 'opening' | 'sessionless';
 
 /**
  * The resolver's decision, with the lane a transport schedules it in
@@ -67,7 +67,7 @@ export type Scope = 'stateless' | 'session' | 'initialize' | 'sessionless';
  */
 export type Resolved =
   | { kind: 'request'; scope: Scope; request: JsonRpcRequest; revision: Revision; facts: RequestFacts; lane: Lane }
-  | { kind: 'notification'; scope: Exclude<Scope, 'initialize'>; notification: JsonRpcNotification; lane: Lane; cancels?: RequestId }
+  | { kind: 'notification'; scope: Exclude<Scope, 'opening'>; notification: JsonRpcNotification; lane: Lane; cancels?: RequestId }
   | { kind: 'response'; scope: 'session' | 'sessionless'; response: Extract<Classified, { kind: 'response' }>; lane: 'control' }
   | { kind: 'answer'; response: JsonRpcResponse; status: number; lane: 'work' };
 
@@ -92,7 +92,7 @@ function laneOf(revision: Revision | undefined, method: string): Lane {
  * it withdraws in `params.requestId` (basic/utilities/cancellation, the same
  * in every revision served); an id no request can have names none.
  */
-function notification(scope: Exclude<Scope, 'initialize'>, message: JsonRpcNotification, revision: Revision | undefined): Resolved {
+function notification(scope: Exclude<Scope, 'opening'>, message: JsonRpcNotification, revision: Revision | undefined): Resolved {
   const lane = laneOf(revision, message.method);
   if (message.method !== 'notifications/cancelled') return { kind: 'notification', scope, notification: message, lane };
   const id = message.params?.requestId;
@@ -169,7 +169,7 @@ function resolveSession(classified: Exclude<Classified, { kind: 'invalid' }>, { 
   if (request.method === 'initialize') {
     if (session) return answer(errorResponse(request.id, ErrorCode.InvalidRequest, 'The session is already initialized'), HTTP_OK);
     const revision = negotiateLegacy(request.params?.protocolVersion);
-    return { kind: 'request', scope: 'initialize', request, revision, facts: NO_FACTS, lane: laneOf(revision, request.method) };
+    return { kind: 'request', scope: 'opening', request, revision, facts: NO_FACTS, lane: laneOf(revision, request.method) };
   }
   if (session) {
     const { revision } = session;

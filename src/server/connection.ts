@@ -199,7 +199,7 @@ function handle(state: State, resolved: Resolved): Promise<JsonRpcResponse | und
       switch (resolved.scope) {
         case 'stateless':
           return run(state, request, revision, undefined, facts);
-        case 'initialize':
+        case 'opening':
           if (!session) return run(state, request, revision, openSession(state, revision, request.params ?? {}, facts.principal), facts);
           break;
         case 'session':

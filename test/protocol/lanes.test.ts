@@ -56,7 +56,7 @@ describe('lanes', () => {
     expect(resolve({ jsonrpc: '2.0', method: 'notifications/initialized' }, { session })).toMatchObject({ kind: 'notification', lane: 'work' });
     expect(resolve({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }, { session })).toMatchObject({ kind: 'request', lane: 'work' });
     expect(resolve({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: modern() })).toMatchObject({ kind: 'request', lane: 'work' });
-    expect(resolve({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })).toMatchObject({ scope: 'initialize', lane: 'work' });
+    expect(resolve({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })).toMatchObject({ scope: 'opening', lane: 'work' });
     expect(resolve([])).toMatchObject({ kind: 'answer', lane: 'work' });
   });
 });

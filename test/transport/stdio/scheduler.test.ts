@@ -36,7 +36,7 @@ function fakeConnection() {
       if (resolved.kind === 'answer') return Promise.resolve(resolved.response);
       if (resolved.kind !== 'request') return Promise.resolve(undefined);
       started.push(resolved.request.id);
-      if (resolved.scope === 'initialize') {
+      if (resolved.scope === 'opening') {
         connection.session = {
           revision: resolved.revision,
           version: resolved.revision.version,

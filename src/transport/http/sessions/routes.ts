@@ -84,7 +84,7 @@ function post(
         .then(accepted);
     return answer(routes, session, () => session.connection.handle(resolved), resolved.request.id, accept, undefined, request);
   }
-  if (resolved.kind === 'request' && resolved.scope === 'initialize') return initialize(routes, resolved, accept);
+  if (resolved.kind === 'request' && resolved.scope === 'opening') return initialize(routes, resolved, accept);
   if (routes.sessionsEnabled) return reject(Rejections.SessionRequired, resolved.kind === 'request' ? resolved.request.id : null);
   if (resolved.kind !== 'request') return accepted();
   return alone(routes, resolved, accept);
