@@ -5,7 +5,7 @@
  * once, with the headers and the session the request names; its decision
  * picks the route: the stateless route for a 2026-07-28 request
  * (stateless-route.ts), the session routes for the revisions that start
- * with initialize (session-routes.ts), or the answer the resolver already
+ * with initialize (sessions/routes.ts), or the answer the resolver already
  * wrote. GET and DELETE name a session (sessions/lookup.ts); without one 405.
  */
 import { parseErrorResponse, parseMessage } from '../../jsonrpc/messages.js';
