@@ -1,0 +1,92 @@
+// Before and after: skillport built from another commit against this tree's
+// build, alternating in one run, so that a refactor's cost shows above the
+// noise of two full runs taken at different times.
+//
+//   npm run build && node bench/ab.mjs --base=REV [--rounds=5] [--duration=2]
+//
+// REV is checked out into a temporary worktree and compiled there (its own
+// dist/, this tree's node_modules). Every HTTP workload on both revisions,
+// then cold start to the first prompts/list (the floor as a reference), each
+// cell the median of its rounds, base and head taking turns to go first.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './lib/http-load.mjs';
+import { cpuMs, startHttpServer, stopChild } from './lib/proc.mjs';
+import { median } from './lib/stats.mjs';
+import { openEra, WORKLOADS } from './lib/wire.mjs';
+import { coldOnce } from './phases/cold.mjs';
+
+const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
+const flag = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const base = flag('base');
+if (!base) {
+  console.error('usage: node bench/ab.mjs --base=REV [--rounds=5] [--duration=2]');
+  process.exit(2);
+}
+const rounds = Number(flag('rounds', '5'));
+const duration = Number(flag('duration', '2'));
+const ERAS = ['legacy', 'modern'];
+
+const BASE = join(mkdtempSync(join(tmpdir(), 'skillport-ab-')), 'tree');
+execFileSync('git', ['-C', HEAD, 'worktree', 'add', '--detach', BASE, base], { stdio: 'ignore' });
+try {
+  symlinkSync(join(HEAD, 'node_modules'), join(BASE, 'node_modules'));
+  execFileSync(process.execPath, [join(HEAD, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: BASE, stdio: 'inherit' });
+  const trees = { base: BASE, head: HEAD };
+  const lines = ['| Cell | base | head | head ÷ base | base CPU µs/req | head CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
+  const servers = {};
+  for (const [name, tree] of Object.entries(trees)) servers[name] = await startHttpServer({ script: join(tree, 'bench/servers/skillport.mjs') });
+  try {
+    const sessions = {};
+    for (const name of Object.keys(trees)) for (const era of ERAS) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
+    const cells = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const workload of WORKLOADS) {
+        for (const era of ERAS) {
+          for (const name of round % 2 ? ['head', 'base'] : ['base', 'head']) {
+            const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
+            if (round === 0) await runLoad({ ...options, duration: 0.5 });
+            const cpu = cpuMs(servers[name].pid);
+            const result = await runLoad({ ...options, duration });
+            const cell = (cells[`${workload.id}, ${era}`] ??= { base: [], head: [] });
+            cell[name].push({ rps: result.rps, cpuUs: ((cpuMs(servers[name].pid) - cpu) * 1000) / result.requests });
+            await new Promise((done) => setTimeout(done, 150));
+          }
+        }
+      }
+    }
+    for (const [cell, { base: b, head: h }] of Object.entries(cells)) {
+      const [rb, rh] = [median(b.map((s) => s.rps)), median(h.map((s) => s.rps))];
+      lines.push(
+        `| HTTP ${cell} req/s | ${rb.toFixed(0)} | ${rh.toFixed(0)} | ${(rh / rb).toFixed(2)}× | ${median(b.map((s) => s.cpuUs)).toFixed(1)} | ${median(h.map((s) => s.cpuUs)).toFixed(1)} |`,
+      );
+    }
+  } finally {
+    for (const server of Object.values(servers)) await stopChild(server.child);
+  }
+  const cold = {};
+  for (let round = 0; round < rounds * 2; round++) {
+    for (const n of [10, 1000]) {
+      for (const name of round % 2 ? ['head', 'base', 'floor'] : ['floor', 'base', 'head']) {
+        const tree = name === 'floor' ? HEAD : trees[name];
+        const script = name === 'floor' ? 'bench/servers/floor.mjs' : 'bench/servers/skillport.mjs';
+        const result = await coldOnce([join(tree, script), 'stdio'], { ...process.env, BENCH_SET: `skills:${n}` }, tree);
+        ((cold[n] ??= {})[name] ??= []).push(result.ms);
+      }
+    }
+  }
+  for (const [n, by] of Object.entries(cold)) {
+    const [f, b, h] = [median(by.floor), median(by.base), median(by.head)];
+    lines.push(
+      `| cold start, N=${n}, ms over the floor's (${f.toFixed(0)} ms) | ${(b - f).toFixed(1)} | ${(h - f).toFixed(1)} | ${(h - b >= 0 ? '+' : '') + (h - b).toFixed(1)} ms | | |`,
+    );
+  }
+  console.log(`base ${base}, head ${HEAD} (working tree), ${rounds} round(s) of ${duration} s per HTTP cell, 16 connections\n`);
+  console.log(lines.join('\n'));
+} finally {
+  execFileSync('git', ['-C', HEAD, 'worktree', 'remove', '--force', BASE], { stdio: 'ignore' });
+  rmSync(resolve(BASE, '..'), { recursive: true, force: true });
+}
