@@ -130,6 +130,25 @@ function stringLiterals(code: string): string[] {
   return found;
 }
 
+/** The rank of each part of `skills/`: a part may import its own rank and below. */
+const SKILLS_RANK: Record<string, number> = { load: 0, formats: 0, catalogue: 1, tools: 2, '': 3, git: 4 };
+
+/** A file's part of `skills/` by rank, undefined outside skills/ or in a part not ranked yet. */
+function skillsRank(path: string): number | undefined {
+  const parts = path.split('/');
+  return parts[0] === 'skills' ? SKILLS_RANK[parts.length > 2 ? (parts[1] as string) : ''] : undefined;
+}
+
+/** The imports between parts of `skills/` that go up the order, as `from -> to`. */
+function skillsOrderBreaks(edges: readonly Import[]): string[] {
+  return edges
+    .filter(({ file, target }) => {
+      const [from, to] = [skillsRank(file), skillsRank(target)];
+      return from !== undefined && to !== undefined && to > from;
+    })
+    .map(({ file, target }) => `${file} -> ${target}`);
+}
+
 const REVISION_FOLDER = /^rev\d{4}-\d{2}-\d{2}$/;
 
 /** Base revision each revision folder may import. */
@@ -283,6 +302,21 @@ describe('layering', () => {
     }
     expect(code(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);
     expect(code(join(SRC, 'transport/http/web.ts'))).toMatch(/\breply\(adapted\)/);
+  });
+
+  it('keeps the parts of the skills layer in their order: load, catalogue, tools, the root, git', () => {
+    // A part imports only parts at its own rank or below (ARCHITECTURE.md, "The skills
+    // folder"): reading a skill knows no catalogue, the catalogue no tool, and only a git
+    // source, which swaps what the root serves, sits above the root.
+    expect(skillsOrderBreaks(ALL)).toEqual([]);
+    // A new part gets its rank here, and its place in the map, before it is used.
+    const unranked = files(join(SRC, 'skills'))
+      .map((path) => relative(SRC, path))
+      .filter((file) => skillsRank(file) === undefined);
+    expect(unranked).toEqual([]);
+    expect(skillsOrderBreaks([{ file: 'skills/load/a.ts', specifier: '../catalogue/b.js', target: 'skills/catalogue/b.ts' }])).toEqual([
+      'skills/load/a.ts -> skills/catalogue/b.ts',
+    ]);
   });
 
   it('keeps `process` out of the skills layer but for the git modules, whose uses ARCHITECTURE.md lists', () => {
