@@ -12,6 +12,7 @@
  * most 1 MiB of it. Real clients send a name and a version of a few dozen
  * bytes and a handful of capability flags: the cut never touches them.
  */
+import { isPlainObject } from '../jsonrpc/messages.js';
 
 /** Most bytes of JSON one session's kept handshake takes (capabilities and client info). */
 export const HANDSHAKE_BUDGET_BYTES = 1024;
@@ -32,10 +33,6 @@ const KNOWN_CAPABILITIES: Known = {
   roots: { listChanged: true },
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The members of `value` that `known` names, each as the tree says; nothing else. */
 function project(value: Record<string, unknown>, known: Known): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -43,14 +40,14 @@ function project(value: Record<string, unknown>, known: Known): Record<string, u
     const given = value[member];
     if (shape === true) {
       if (typeof given === 'boolean') kept[member] = given;
-    } else if (isObject(given)) kept[member] = project(given, shape);
+    } else if (isPlainObject(given)) kept[member] = project(given, shape);
   }
   return kept;
 }
 
 /** The capabilities kept of an `initialize`'s `capabilities`: at most the known tree, whatever was sent. */
 export function keptCapabilities(capabilities: unknown): Record<string, unknown> {
-  return isObject(capabilities) ? project(capabilities, KNOWN_CAPABILITIES) : {};
+  return isPlainObject(capabilities) ? project(capabilities, KNOWN_CAPABILITIES) : {};
 }
 
 /** Bytes a character takes in JSON text (UTF-8, escaped as JSON.stringify escapes it). */
@@ -82,7 +79,7 @@ export function cutForJson(text: string, maxBytes: number): string {
 
 /** The client info kept of an `initialize`'s `clientInfo`: its name, title and version strings, each cut short. */
 export function keptClientInfo(info: unknown): Record<string, string> | undefined {
-  if (!isObject(info)) return undefined;
+  if (!isPlainObject(info)) return undefined;
   const kept: Record<string, string> = {};
   for (const field of ['name', 'title', 'version'] as const) {
     const value = info[field];

@@ -11,6 +11,7 @@
  * same bounds, and refused whole otherwise.
  */
 import { LOG_LEVELS, type LogLevel, type Principal } from '../core/context.js';
+import { isPlainObject } from '../jsonrpc/messages.js';
 import { type LegacySession, type Revision, type ServerDescription, sessionRevisionFor } from '../protocol/index.js';
 import { cutForJson, INFO_STRING_BYTES, keptCapabilities } from './handshake.js';
 
@@ -68,10 +69,6 @@ export interface CheckedSnapshot {
   readonly principal: Principal | undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
@@ -84,10 +81,10 @@ const encoder = new TextEncoder();
  * saying why not when it is not one.
  */
 export function checkSnapshot(value: unknown, limits: ServerDescription['subscriptions']): CheckedSnapshot | string {
-  if (!isObject(value)) return 'not an object';
+  if (!isPlainObject(value)) return 'not an object';
   const revision = typeof value.version === 'string' ? sessionRevisionFor(value.version) : undefined;
   if (!revision) return 'not a session version this server serves';
-  if (!isObject(value.clientCapabilities)) return 'clientCapabilities is not an object';
+  if (!isPlainObject(value.clientCapabilities)) return 'clientCapabilities is not an object';
   if (typeof value.initialized !== 'boolean') return 'initialized is not a boolean';
   const logLevel = value.logLevel;
   if (logLevel !== undefined && !(LOG_LEVELS as readonly unknown[]).includes(logLevel)) return 'logLevel is not a log level';
@@ -115,7 +112,7 @@ export function checkSnapshot(value: unknown, limits: ServerDescription['subscri
 /** Client info as handshake.ts keeps it (name, title, version, each cut short), or why not. */
 function checkClientInfo(value: unknown): Record<string, string> | undefined | string {
   if (value === undefined) return undefined;
-  if (!isObject(value)) return 'clientInfo is not an object';
+  if (!isPlainObject(value)) return 'clientInfo is not an object';
   const info: Record<string, string> = {};
   for (const field of ['name', 'title', 'version'] as const) {
     const text = value[field];
@@ -129,7 +126,7 @@ function checkClientInfo(value: unknown): Record<string, string> | undefined | s
 /** A principal as the transport's gate gives it, within {@link PRINCIPAL_BUDGET_BYTES}, or why not. */
 function checkPrincipal(value: unknown): Principal | undefined | string {
   if (value === undefined) return undefined;
-  if (!isObject(value) || !isStringArray(value.scopes)) return 'principal is not one';
+  if (!isPlainObject(value) || !isStringArray(value.scopes)) return 'principal is not one';
   const { subject, client, audiences } = value;
   if ((subject !== undefined && typeof subject !== 'string') || (client !== undefined && typeof client !== 'string')) return 'principal is not one';
   if (audiences !== undefined && !isStringArray(audiences)) return 'principal is not one';

@@ -26,6 +26,13 @@ interface Import {
   target: string;
 }
 
+/** A module's text without its comments (and anything after `//` on a line): what the rules read as code. */
+function codeOf(path: string): string {
+  return readFileSync(path, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
+}
+
 function imports(src = SRC): Import[] {
   return files(src).flatMap((path) => {
     // Comments may show import lines as examples; only code counts.
@@ -275,10 +282,7 @@ describe('layering', () => {
     const offenders = files(SRC)
       .filter((path) => /\/(util|core|jsonrpc|server|transport|skills)\//.test(path))
       .filter((path) => {
-        const code = readFileSync(path, 'utf8')
-          .replace(/\/\*[\s\S]*?\*\//g, '')
-          .replace(/\/\/.*$/gm, '');
-        return /['"`]\d{4}-\d{2}-\d{2}/.test(code);
+        return /['"`]\d{4}-\d{2}-\d{2}/.test(codeOf(path));
       })
       .map((path) => relative(SRC, path));
     expect(offenders).toEqual([]);
@@ -288,20 +292,16 @@ describe('layering', () => {
     // Issue 21: the node adapter once reached the handler through a hidden symbol. Now
     // HttpHandler.reply is the one entry: web.ts makes the handler's fetch over it, node.ts
     // calls it (while fetch is the handler's own: web.ts replyOf), and neither imports more.
-    const code = (path: string): string =>
-      readFileSync(path, 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .replace(/\/\/.*$/gm, '');
     const http = files(join(SRC, 'transport/http'));
-    const hidden = http.filter((path) => /\bSymbol\(|\bdefineProperty\(/.test(code(path))).map((path) => relative(SRC, path));
+    const hidden = http.filter((path) => /\bSymbol\(|\bdefineProperty\(/.test(codeOf(path))).map((path) => relative(SRC, path));
     expect(hidden).toEqual([]);
     for (const adapter of ['transport/http/node.ts', 'transport/http/web.ts']) {
       const reached = ALL.filter((i) => i.file === adapter && i.target.startsWith('transport/http/')).map((i) => i.target);
       const allowed = ['request.ts', 'web.ts', 'options.ts', 'errors.ts', 'node-body.ts', 'node-fetch.ts'].map((name) => `transport/http/${name}`);
       expect(reached.filter((target) => !allowed.includes(target))).toEqual([]);
     }
-    expect(code(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);
-    expect(code(join(SRC, 'transport/http/web.ts'))).toMatch(/\breply\(adapted\)/);
+    expect(codeOf(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);
+    expect(codeOf(join(SRC, 'transport/http/web.ts'))).toMatch(/\breply\(adapted\)/);
   });
 
   it('keeps the parts of the skills layer in their order: load, catalogue, tools, the root, git', () => {
@@ -323,13 +323,7 @@ describe('layering', () => {
     // A library caller's defaults (source.ts), the workspace's owner and the liveness probe
     // (workspace.ts), and the kill of git's own process group (run-git.ts); nothing else.
     const touching = files(join(SRC, 'skills'))
-      .filter((path) =>
-        /\bprocess\./.test(
-          readFileSync(path, 'utf8')
-            .replace(/\/\*[\s\S]*?\*\//g, '')
-            .replace(/\/\/.*$/gm, ''),
-        ),
-      )
+      .filter((path) => /\bprocess\./.test(codeOf(path)))
       .map((path) => relative(SRC, path))
       .sort();
     expect(touching).toEqual(['skills/git/run-git.ts', 'skills/git/source.ts', 'skills/git/workspace.ts']);
