@@ -87,7 +87,20 @@ export { combineTools, defineTool, liveTools, staticTools } from './core/tools.j
 export { ErrorCode, InvalidParamsError, isProtocolError, MethodNotFoundError, ProtocolError } from './jsonrpc/errors.js';
 // Protocol facts
 export { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS } from './protocol/index.js';
-export type { CloseReason, Connection, ConnectOptions, Peer, Server, ServerLimits, ServerOptions, SessionSnapshot } from './server/index.js';
+export type {
+  CloseReason,
+  Connection,
+  ConnectOptions,
+  ObservedRequest,
+  Peer,
+  RequestEnd,
+  RequestObserver,
+  Server,
+  ServerLimits,
+  ServerOptions,
+  SessionEnd,
+  SessionSnapshot,
+} from './server/index.js';
 // Server
 export { createServer, DEFAULT_LIMITS } from './server/index.js';
 // Printing untrusted text

@@ -11,3 +11,4 @@ export type { Issue, Severity } from './skills/load/issues.js';
 export { formatIssue } from './skills/load/issues.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
+export type { SkillSurface, UseListener } from './skills/usage.js';

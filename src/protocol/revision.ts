@@ -100,6 +100,13 @@ export interface RequestFacts {
   readonly headers?: HeaderReader;
   /** Who sent it, when the transport authenticated it (HTTP with OAuth): set by the transport, not the resolver. */
   readonly principal?: Principal;
+  /**
+   * The W3C Trace Context of the transport's request (HTTP `traceparent`
+   * and `tracestate` headers), unchecked: set by the transport, and only
+   * while the server has observers (server/observer.ts).
+   */
+  readonly traceparent?: string;
+  readonly tracestate?: string;
 }
 
 /** Where a request's `ctx.input` questions go: set by the revision that carries them. */

@@ -18,6 +18,7 @@ import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, resultResponse } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
+import type { Observers, RequestEnd, SessionEnd } from './observer.js';
 import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
 import type { Peer } from './peer.js';
 import { openSession, restoreSession, type SessionSlot, snapshotSession, updateSession } from './session.js';
@@ -87,6 +88,10 @@ interface State extends Shared, SessionSlot {
   readonly server: Encoded<ServerDescription>;
   readonly inFlight: Map<RequestId, InFlight>;
   readonly outgoing: Outgoing | undefined;
+  /** The server's observers, read as each request starts (server/observer.ts). */
+  readonly observers: Observers;
+  /** Called when the session this connection opened ends, if an observer asked. */
+  sessionEnd: SessionEnd | undefined;
 }
 
 /**
@@ -100,6 +105,7 @@ export function createConnection(
   peer: Peer,
   logger: Logger,
   questions: QuestionLimits,
+  observers: Observers,
   restore?: unknown,
 ): Connection {
   // A data property kept in step with the session rather than a getter: an object
@@ -128,6 +134,8 @@ export function createConnection(
     view: connection,
     inFlight: new Map(),
     outgoing: peer.carriesRequests ? new Outgoing(peer, questions) : undefined,
+    observers,
+    sessionEnd: undefined,
   };
   if (restore !== undefined) restoreSession(state, restore);
   return connection;
@@ -157,13 +165,29 @@ function run(
   const entry = new InFlight(state, request.id, legacy, revision, facts);
   if (legacy && state.outgoing) entry.inputs = sessionBroker(state.outgoing, legacy, revision, request.id);
   state.inFlight.set(request.id, entry);
+  const params = request.params ?? NO_PARAMS;
+  // Told before the handler runs, so what it measures includes the handler.
+  const end = state.observers.current?.request?.({
+    method: request.method,
+    id: request.id,
+    params,
+    protocolVersion: revision.version,
+    facts,
+    peer: state.peer,
+  });
   let pending: Promise<Record<string, unknown>>;
   try {
-    pending = handler(request.params ?? NO_PARAMS, entry);
+    pending = handler(params, entry);
   } catch (error) {
     pending = Promise.reject(error);
   }
-  return settle(state, entry, revision, pending);
+  const settled = settle(state, entry, revision, pending);
+  return end === undefined ? settled : settled.then((response) => ended(end, response));
+}
+
+function ended(end: RequestEnd, response: JsonRpcResponse | undefined): JsonRpcResponse | undefined {
+  end(response);
+  return response;
 }
 
 async function settle(state: State, entry: InFlight, revision: Revision, pending: Promise<Record<string, unknown>>): Promise<JsonRpcResponse | undefined> {
@@ -200,7 +224,11 @@ function handle(state: State, resolved: Resolved): Promise<JsonRpcResponse | und
         case 'stateless':
           return run(state, request, revision, undefined, facts);
         case 'opening':
-          if (!session) return run(state, request, revision, openSession(state, revision, request.params ?? {}, facts.principal), facts);
+          if (!session) {
+            const opened = openSession(state, revision, request.params ?? {}, facts.principal);
+            state.sessionEnd = state.observers.current?.session?.(revision.version, state.peer);
+            return run(state, request, revision, opened, facts);
+          }
           break;
         case 'session':
           if (session) return run(state, request, session.revision, session, facts);
@@ -251,4 +279,6 @@ function close(state: State, reason: CloseReason): void {
   state.outgoing?.abandon(undefined, new Error('The connection closed'), false);
   state.stopEvents?.();
   state.stopEvents = undefined;
+  state.sessionEnd?.();
+  state.sessionEnd = undefined;
 }

@@ -13,6 +13,7 @@ import type { ToolProvider } from '../core/tools.js';
 import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection } from './connection.js';
+import { addObserver, type Observers, type RequestObserver } from './observer.js';
 import type { Peer } from './peer.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -142,6 +143,14 @@ export interface Server {
   prompts(): Promise<readonly Prompt[]>;
   /** The neutral engine behind the server, for tools such as the CLI. */
   readonly engine: Engine;
+  /**
+   * Tells `observer` of every request the server runs from now on, and of
+   * every session opened (server/observer.ts): metrics, traces and request
+   * logs hang here. Returns a function that stops telling it.
+   */
+  observe(observer: RequestObserver): () => void;
+  /** Whether any observer watches: a transport reads what only it knows (an HTTP `traceparent`) only then. */
+  readonly observed: boolean;
   /** Stops watching providers. Connections are closed by their transports. */
   close(): void;
 }
@@ -199,13 +208,19 @@ export function createServer(options: ServerOptions): Server {
   if (options.extensions !== undefined) settings.extensions = options.extensions;
   const description = encodeOnce(settings);
   const questions = { timeoutMs: limits.inputTimeoutMs, maxPending: limits.maxPendingInputs };
+  const observers: Observers = { current: undefined };
+  const observerList: RequestObserver[] = [];
 
   return {
     info,
     limits,
     engine,
-    connect: (peer, connectOptions) => createConnection(engine, description, peer, logger, questions, connectOptions?.restore),
+    connect: (peer, connectOptions) => createConnection(engine, description, peer, logger, questions, observers, connectOptions?.restore),
     prompts: () => engine.prompts(),
+    observe: (observer) => addObserver(observers, observerList, observer),
+    get observed() {
+      return observers.current !== undefined;
+    },
     close: () => engine.close(),
   };
 }

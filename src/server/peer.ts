@@ -29,4 +29,11 @@ export interface Peer {
    * which the request is answered with at once.
    */
   hold?(relatedTo: RequestId): string | undefined;
+  /**
+   * The transport underneath, as OpenTelemetry's `network.transport` names
+   * it: `pipe` for stdio, `tcp` for HTTP. For observers only.
+   */
+  readonly network?: 'pipe' | 'tcp';
+  /** The HTTP session id (`Mcp-Session-Id`) of a 2025 session's peer. For observers only. */
+  readonly sessionId?: string;
 }

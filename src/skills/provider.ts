@@ -12,6 +12,7 @@ import { buildCatalogue, type Catalogue } from './catalogue/catalogue.js';
 import { type LiveCatalogueOptions, liveCatalogue } from './live-catalogue.js';
 import { getPrompt, promptProvider, resourceProvider, skillsProvider } from './providers.js';
 import { instructionsFor, skillTools } from './tools/skill-tools.js';
+import { countedProviders, type UseListener } from './usage.js';
 
 export { SKILL_FILE_TEMPLATE } from './providers.js';
 
@@ -21,6 +22,12 @@ export interface SkillsFolderOptions extends LiveCatalogueOptions {
    * hosts that call tools but show no prompts or resources. Default true.
    */
   tools?: boolean;
+  /**
+   * Told of each use of a skill served (skills/usage.ts): its path, or a
+   * prompt file's name, and the surface (`prompt`, `skill`, `file`,
+   * `load_skill`, `read_skill_file`). For usage metrics.
+   */
+  onUse?: UseListener;
 }
 
 /** A loaded skills folder, ready to hand to createServer. */
@@ -83,11 +90,14 @@ export async function servedFolder(roots: () => readonly string[], first: Catalo
   const folder = await liveCatalogue(roots, first, options, tools && ((previous, next) => tools.reloaded(previous, next)));
   const prompts = promptProvider(folder);
   const resources = resourceProvider(folder);
+  const providers = { prompts, resources, skills: skillsProvider(folder), tools };
+  // The tools above call the inner providers: a load_skill counts as itself, not also as a prompt.
+  const served = options.onUse ? countedProviders(folder, providers, options.onUse) : providers;
   return {
-    prompts,
-    resources,
-    skills: skillsProvider(folder),
-    ...(tools ? { tools } : {}),
+    prompts: served.prompts,
+    resources: served.resources,
+    skills: served.skills,
+    ...(served.tools ? { tools: served.tools } : {}),
     instructions: instructionsFor(tools !== undefined),
     get catalogue() {
       return folder.current;

@@ -207,6 +207,9 @@ function allowed(file: string, target: string): boolean {
     }
     case 'server':
       return to === 'server' || to === 'core' || to === 'jsonrpc' || target === 'protocol/index.ts';
+    case 'telemetry':
+      // Metrics and traces over the server's observers (server/observer.ts): below the transports, which record into them.
+      return to === 'telemetry' || to === 'jsonrpc' || target === 'server/index.ts';
     case 'transport':
       // A transport's own folder, or a module at the layer's root that every transport shares
       // (lifecycle.ts); never another transport's folder. A transport's folder may have folders of its own (http/auth/).
@@ -217,13 +220,14 @@ function allowed(file: string, target: string): boolean {
         to === 'server' ||
         to === 'jsonrpc' ||
         target === 'protocol/index.ts' ||
-        target === 'server/index.ts'
+        target === 'server/index.ts' ||
+        to === 'telemetry'
       );
     case 'skills':
       // The skills provider builds on the core only; it knows no revision and no transport.
       return to === 'skills' || to === 'core' || to === 'jsonrpc' || ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
     case 'cli':
-      return to === 'cli' || ['index.ts', 'stdio.ts', 'http.ts', 'skills.ts'].includes(target);
+      return to === 'cli' || ['index.ts', 'stdio.ts', 'http.ts', 'skills.ts', 'telemetry.ts'].includes(target);
     default:
       // Entry files (index.ts, stdio.ts) re-export the layers.
       return true;
@@ -233,7 +237,7 @@ function allowed(file: string, target: string): boolean {
 describe('layering', () => {
   it('finds imports in every layer (sanity check of the scan)', () => {
     const layers = new Set(ALL.map((i) => i.file.split('/')[0]));
-    for (const layer of ['core', 'protocol', 'server', 'transport', 'skills', 'cli']) expect(layers).toContain(layer);
+    for (const layer of ['core', 'protocol', 'server', 'telemetry', 'transport', 'skills', 'cli']) expect(layers).toContain(layer);
   });
 
   it('has no import that crosses the layering', () => {
@@ -267,6 +271,8 @@ describe('layering', () => {
     expect(allowed('util/trim.ts', 'core/model.ts')).toBe(false);
     expect(allowed('util/trim.ts', 'util/digest.ts')).toBe(false);
     expect(allowed('util/debounce.ts', 'node:timers')).toBe(false);
+    expect(allowed('telemetry/listener.ts', 'transport/http/origin.ts')).toBe(false);
+    expect(allowed('transport/http/handler.ts', 'telemetry/registry.ts')).toBe(true);
   });
 
   it('lets only the list of revisions import a revision folder, and only the resolver read the 2026 _meta', () => {

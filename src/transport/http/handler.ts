@@ -103,6 +103,7 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     lookup: sessions.lookup,
     sessions: sessions.routes,
     stateless,
+    observed: () => server.observed,
   });
   const routes = routeTable({ server, options, path, endpoint, userRoutes, authRoutes: gate.routes, serving });
   const failed = (error: unknown): HttpReply => {

@@ -37,6 +37,8 @@ export interface Endpoint {
   readonly lookup: SessionLookup;
   readonly sessions: SessionRoutes;
   readonly stateless: StatelessRoute;
+  /** Whether the server has observers (`Server.observed`): only then is `traceparent` read. */
+  readonly observed: () => boolean;
 }
 
 /** The endpoint's route. */
@@ -46,6 +48,18 @@ export function mcpEndpoint(endpoint: Endpoint): Route {
 
 // Each step returns a reply, or a promise of one only where it must wait:
 // every async step is a few microtask turns, and this runs per request.
+
+/**
+ * The W3C Trace Context headers (`traceparent`, `tracestate`) of the HTTP
+ * request, for observers: an HTTP request carries one JSON-RPC message here,
+ * so its trace context is that message's too. Checked by whoever uses it.
+ */
+function traceContext(request: HttpRequest): { traceparent?: string; tracestate?: string } {
+  const traceparent = request.headers.get('traceparent');
+  if (traceparent === null) return {};
+  const tracestate = request.headers.get('tracestate');
+  return tracestate === null ? { traceparent } : { traceparent, tracestate };
+}
 
 /** Routes an authenticated request by its method. */
 function dispatch(endpoint: Endpoint, request: HttpRequest, principal: Principal | undefined): Reply {
@@ -99,6 +113,7 @@ function postBody(endpoint: Endpoint, request: HttpRequest, accept: Acceptable, 
     if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
     // Who the token names goes with the request to its handlers (ctx.principal).
     if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
+    if (resolved.kind === 'request' && endpoint.observed()) resolved = { ...resolved, facts: { ...resolved.facts, ...traceContext(request) } };
     if (resolved.scope === 'stateless') return endpoint.stateless.post(request, resolved, accept);
     return endpoint.sessions.post(request, resolved, accept, session);
   };

@@ -56,6 +56,7 @@ export function createStatelessRoute(server: Server, context: RouteContext): Sta
       send(outgoing) {
         if ('method' in outgoing) exchange.notify(outgoing);
       },
+      network: 'tcp',
     });
     const handle = connection;
     inFlight.add(handle);

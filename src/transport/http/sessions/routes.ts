@@ -136,7 +136,7 @@ function initialize(routes: Routes, resolved: Extract<Resolved, { kind: 'request
   const { server, store, sessionsEnabled } = routes;
   const id = resolved.request.id;
   if (!sessionsEnabled) {
-    const connection = server.connect({ send() {} });
+    const connection = server.connect({ send() {}, network: 'tcp' });
     return answer(routes, undefined, () => connection.handle(resolved).finally(() => connection.close('disconnect')), id, accept);
   }
   const session = store.open(server);
@@ -182,6 +182,7 @@ function alone(routes: Routes, resolved: Extract<Resolved, { kind: 'request' }>,
       send(message, relatedTo) {
         if (relatedTo === request.id && 'method' in message) answering?.notify(message);
       },
+      network: 'tcp',
     },
     { restore },
   );

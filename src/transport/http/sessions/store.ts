@@ -147,6 +147,8 @@ function openSession(server: Server, id: string, now: number, keepBacklog: boole
   const backlog: JsonRpcOutgoing[] = [];
   const peer: Peer = {
     carriesRequests: true,
+    network: 'tcp',
+    sessionId: id,
     send(message, relatedTo) {
       // A request's own notifications go on its answer (2025-06-18
       // basic/transports §Sending Messages to the Server); everything a

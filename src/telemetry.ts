@@ -1,0 +1,9 @@
+/**
+ * `skillport/telemetry`: metrics in the Prometheus text format with the
+ * OpenTelemetry names for MCP, on a listener of their own.
+ */
+export type { MetricsOptions, MetricsServer } from './telemetry/listener.js';
+export { METRICS_PATH, serveMetrics } from './telemetry/listener.js';
+export { DURATION_BUCKETS, operationMetrics } from './telemetry/operations.js';
+export type { Counter, Gauge, Histogram, Labels } from './telemetry/registry.js';
+export { MetricsRegistry } from './telemetry/registry.js';
