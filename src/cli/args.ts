@@ -48,6 +48,7 @@ export const OPTIONS = {
   'cache-dir': { type: 'string' },
   'hook-secret-env': { type: 'string' },
   redis: { type: 'string' },
+  metrics: { type: 'string' },
   'trust-proxy': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -144,10 +145,10 @@ export function seconds(value: string | undefined, flag: string, command: Comman
 }
 
 /** `HOST:PORT` (IPv6 hosts in brackets); a bare port means 127.0.0.1. */
-export function hostPort(value: string): { host: string; port: number } {
+export function hostPort(value: string, flag = '--http'): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
   const port = match ? Number(match[2]) : Number.NaN;
-  if (!match || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http expects HOST:PORT, got "${value}"`, 'serve');
+  if (!match || !Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`${flag} expects HOST:PORT, got "${value}"`, 'serve');
   const host = match[1] ?? '127.0.0.1';
   return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
 }

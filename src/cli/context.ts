@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
-import { type GitSkillsFolder, isGitSource, loadGitSkills, loadSkillsFolder, redactSource, type SkillsFolder } from '../skills.js';
+import { type GitSkillsFolder, isGitSource, loadGitSkills, loadSkillsFolder, redactSource, type SkillsFolder, type UseListener } from '../skills.js';
 import { UsageError } from './args.js';
 import { loadLean } from './heap.js';
 
@@ -81,6 +81,13 @@ export function gitCacheDir(flag: string | undefined, env: Record<string, string
 }
 
 /** How the server presents itself to clients; the defaults are skillport's. */
+/** What the folder tells of its life, for metrics (cli/commands/serve-metrics.ts). */
+export interface FolderHooks {
+  onUse?: UseListener;
+  onReload?: (ok: boolean) => void;
+  onFetch?: (ok: boolean) => void;
+}
+
 export interface ServerIdentity {
   name?: string;
   title?: string;
@@ -103,6 +110,8 @@ export async function skillsServer(
     requestStateKey?: string;
     /** With a git source among `dirs` (see {@link gitSourceOf}): how it is fetched. */
     git?: GitSettings;
+    /** Told of skill uses, reloads and fetches (`serve --metrics`). */
+    hooks?: FolderHooks;
   },
 ): Promise<{ server: Server; folder: SkillsFolder | GitSkillsFolder }> {
   const git = dirs.find(isGitSource);
@@ -110,6 +119,7 @@ export async function skillsServer(
   const common = {
     logger: options.logger,
     tools: options.tools ?? true,
+    ...options.hooks,
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
   };
   const load = (): Promise<SkillsFolder | GitSkillsFolder> =>

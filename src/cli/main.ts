@@ -10,6 +10,7 @@ import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
 import { serve } from './commands/serve.js';
+import { usage } from './commands/usage-report.js';
 import { type CliIo, packageVersion } from './context.js';
 import { leanHeapAllowed } from './heap.js';
 import { printLine } from './output.js';
@@ -41,6 +42,8 @@ async function dispatch(invocation: Invocation & { command: CommandName }, io: C
       return complete(invocation, io, env);
     case 'check':
       return check(invocation, io, env);
+    case 'usage':
+      return usage(invocation, io);
   }
 }
 

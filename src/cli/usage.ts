@@ -34,6 +34,7 @@ export type OptionName =
   | 'cache-dir'
   | 'hook-secret-env'
   | 'redis'
+  | 'metrics'
   | 'trust-proxy'
   | 'help'
   | 'version';
@@ -67,6 +68,7 @@ const LABELS: Record<OptionName, string> = {
   'cache-dir': '--cache-dir DIR',
   'hook-secret-env': '--hook-secret-env VAR',
   redis: '--redis URL',
+  metrics: '--metrics HOST:PORT',
   'trust-proxy': '--trust-proxy',
   help: '-h, --help',
   version: '-v, --version',
@@ -122,12 +124,14 @@ export const COMMANDS = {
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
+      metrics: 'serve Prometheus metrics at GET /metrics on this address of its own (a bare PORT means 127.0.0.1); off by default',
     },
     examples: [
       'skillport serve ./skills --watch',
       'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills',
       'skillport serve git+https://example.com/team/skills.git#main:skills --http 3000',
       'skillport serve ./skills --http 127.0.0.1:3000 --allow-host skills.example.com --auth-issuer https://login.example.com/ --auth-scope skills:read',
+      'skillport serve ./skills --http 3000 --metrics 9464',
     ],
   },
   list: {
@@ -173,6 +177,15 @@ export const COMMANDS = {
     positionalFolders: true,
     options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output', 'cache-dir': CACHE },
     examples: ['skillport check ./skills --strict'],
+  },
+  usage: {
+    brief: 'Print how often each skill was used, from running servers',
+    usage: 'usage URL... [options]',
+    summary:
+      'Print how often each skill served was used, by surface (prompt, skill, file, load_skill, read_skill_file), read from the metrics endpoints of running servers (serve --metrics); several replicas are summed. Skills never used are listed last.',
+    positionalFolders: false,
+    options: { json: 'JSON output' },
+    examples: ['skillport usage http://127.0.0.1:9464/metrics', 'skillport usage 10.0.0.5:9464 10.0.0.6:9464 --json'],
   },
   help: {
     brief: 'Show the help of skillport or of one command',

@@ -24,6 +24,8 @@ export interface LiveCatalogueOptions extends CatalogueOptions {
    */
   debounceMs?: number;
   logger?: Logger;
+  /** Told of each reload from the folders: true when its catalogue was built, false when the last good one stays. For metrics. */
+  onReload?: (ok: boolean) => void;
 }
 
 /** The catalogue served now, what tells of its changes, and the ways to replace it. */
@@ -91,12 +93,14 @@ export async function liveCatalogue(
       next = await buildCatalogue(roots(), options);
     } catch (error) {
       logger.error('Reload failed; still serving the last good catalogue', error);
+      options.onReload?.(false);
       return false;
     }
     // Swapped meanwhile: what was read is the old folders', and the swap is newer.
     if (started !== state.generation) return true;
     apply(state, next);
     logger.info(`Reloaded: ${next.prompts.length} prompts, ${next.skills.length} skills`);
+    options.onReload?.(true);
     return true;
   }
   function reload(): Promise<boolean> {

@@ -145,11 +145,17 @@ export class MetricsRegistry {
 
   #family(family: Omit<Family, 'series'>): Family {
     if (!NAME.test(family.name)) throw new TypeError(`Not a metric name: ${family.name}`);
-    if (this.#families.has(family.name)) throw new TypeError(`The metric ${family.name} is already registered`);
+    // The same family asked for again (two parts recording one metric) is the one made first.
+    const made = this.#families.get(family.name);
+    if (made !== undefined) {
+      if (made.type !== family.type || made.labelNames.join() !== family.labelNames.join() || family.read)
+        throw new TypeError(`The metric ${family.name} is already registered`);
+      return made;
+    }
     for (const label of family.labelNames) if (!LABEL.test(label) || label === 'le') throw new TypeError(`Not a label name: ${label}`);
-    const made: Family = { ...family, series: new Map() };
-    this.#families.set(family.name, made);
-    return made;
+    const fresh: Family = { ...family, series: new Map() };
+    this.#families.set(family.name, fresh);
+    return fresh;
   }
 
   #slot(family: Family, labels: Labels | undefined, size: number): { values: readonly string[]; data: Float64Array } {

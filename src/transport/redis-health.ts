@@ -22,6 +22,8 @@ export interface RedisHealthOptions {
   secrets: readonly string[];
   timeoutMs: number;
   logger?: Logger | undefined;
+  /** Told when an outage starts (false) and ends (true), with the log lines: for metrics. */
+  status?: ((up: boolean) => void) | undefined;
   /** A command that answers when Redis does (PING), to find the end of a stall. */
   probe(): Promise<unknown>;
 }
@@ -66,6 +68,7 @@ export function createRedisHealth(options: RedisHealthOptions): RedisHealth {
     if (down.size === 0) {
       since = Date.now();
       logger?.warn(`Redis at ${where} is out of reach (${redactSecrets(cause, secrets)}); requests that need it get 503 until it answers`);
+      options.status?.(false);
     }
     down.add(what);
   }
@@ -73,6 +76,7 @@ export function createRedisHealth(options: RedisHealthOptions): RedisHealth {
   function end(what: string): void {
     if (!down.delete(what) || down.size > 0) return;
     logger?.info(`Redis at ${where} answers again, after ${Math.round((Date.now() - since) / 100) / 10} s`);
+    options.status?.(true);
   }
 
   /** One PING at a time until one is answered; a refused one (the client reconnecting) is tried again after the timeout. */

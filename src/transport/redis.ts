@@ -26,6 +26,8 @@ export interface RedisOptions {
   /** Prefix of every key and channel. Default `skillport:`. */
   prefix?: string;
   logger?: Logger;
+  /** Told when Redis stops answering (false) and answers again (true): for metrics. */
+  status?: (up: boolean) => void;
   /**
    * How long a command may wait for Redis's answer, in ms; then it fails (a
    * request that needed it gets 503 with `Retry-After`), and so does every
@@ -120,7 +122,7 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
   const commands = createClient(settings);
   const subscriber = createClient(settings);
   const logger = options.logger;
-  const health = createRedisHealth({ where, secrets, timeoutMs, logger, probe: () => commands.ping() });
+  const health = createRedisHealth({ where, secrets, timeoutMs, logger, status: options.status, probe: () => commands.ping() });
   // Without an error listener node-redis would throw on a dropped connection; the outage is logged once.
   for (const [name, client] of [
     ['commands', commands],

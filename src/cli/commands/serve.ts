@@ -8,8 +8,9 @@ import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
 import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
-import { OAUTH_FLAGS, oauthOptions } from './serve-auth.js';
-import { shareChanges } from './share-changes.js';
+import { OAUTH_FLAGS } from './serve-auth.js';
+import { serveOverHttp } from './serve-http.js';
+import { folderMetrics, metricsAddress, startMetrics } from './serve-metrics.js';
 
 const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', 'redis', 'trust-proxy', ...OAUTH_FLAGS] as const;
 const GIT_ONLY = ['pull-interval', 'cache-dir', 'hook-secret-env'] as const;
@@ -54,7 +55,10 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const secret = git !== undefined && address !== undefined ? hookSecret(values, env) : undefined;
   const cacheDir = gitCacheDir(values['cache-dir'], env);
   const logger = createStderrLogger(level, (line) => io.stderr.write(line));
+  const metricsAt = metricsAddress(values.metrics);
+  const metrics = metricsAt && folderMetrics();
   const { server, folder } = await skillsServer(folders, {
+    ...(metrics ? { hooks: metrics.hooks } : {}),
     watch: values.watch === true,
     tools: values['no-tools'] !== true,
     logger,
@@ -75,41 +79,18 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const tools = folder.tools ? ' and 2 tools' : '';
   const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : '';
   const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${from}${values.watch ? ', watching for changes' : ''}`;
+  const metricsServer = metrics && metricsAt && (await startMetrics(server, folder, metrics.registry, metricsAt));
+  if (metricsServer) logger.info(`serving metrics at ${metricsServer.url.href}`);
 
   if (address !== undefined) {
-    const { host, port } = address;
-    const { createGitHook, GIT_HOOK_PATH, serveHttp } = await import('../../http.js');
-    // A hook fetches now; the fetch logs its own failures.
-    const hook = secret !== undefined && 'sync' in folder ? createGitHook({ secret, onHook: () => void folder.sync().catch(() => {}) }) : undefined;
-    const oauth = oauthOptions(values, env);
-    const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
-    if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
-    const redis = values.redis ?? env.SKILLPORT_REDIS_URL;
-    const running = await serveHttp(server, {
-      host,
-      port,
-      logger,
-      ...(authToken ? { authToken } : {}),
-      ...(oauth ? { oauth } : {}),
-      ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
-      ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
-      ...(hook ? { routes: { [GIT_HOOK_PATH]: hook } } : {}),
-      ...(redis ? { redis } : {}),
-      ...(values['trust-proxy'] ? { trustProxy: true } : {}),
-    });
-    const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
-    if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
-    logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
-    if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
-    await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
-    stopSharing?.();
-    await running.close();
+    await serveOverHttp({ server, folder, values, env, io, logger, address, secret, summary, ...(metrics ? { metrics: metrics.registry } : {}) });
   } else {
     const running = serveStdio(server, { input: io.stdin, output: io.stdout, logger });
     io.onShutdownSignal(() => void running.shutdown());
     logger.info(`serving ${summary} over stdio (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     await running.done;
   }
+  await metricsServer?.close();
   await folder.close();
   server.close();
   return 0;

@@ -40,6 +40,8 @@ export interface GitSkillsOptions extends Omit<SkillsFolderOptions, 'watch' | 'd
    * written, and the last good commit stays served. Default 256 MiB.
    */
   maxCheckoutBytes?: number;
+  /** Told of each fetch: true when it succeeded (a new commit or none), false when it failed or the commit was refused. For metrics. */
+  onFetch?: (ok: boolean) => void;
 }
 
 /** What one fetch found. */
@@ -90,7 +92,7 @@ interface Source {
   where: string;
   logger: Logger;
   workspace: Workspace;
-  catalogueOptions: SkillsFolderOptions;
+  catalogueOptions: GitSkillsOptions /* as given, the prefix settled */;
   folder: SwappableFolder;
   commits: Emitter<string>;
   served: Prepared;
@@ -161,6 +163,7 @@ async function logged(source: Source): Promise<GitSyncResult> {
   try {
     const result = await fetchOnce(source);
     source.lastFailure = undefined;
+    source.catalogueOptions.onFetch?.(true);
     return result;
   } catch (error) {
     const message = (error as Error).message;
@@ -169,6 +172,7 @@ async function logged(source: Source): Promise<GitSyncResult> {
       source.logger.warn(`Fetching ${source.where} failed; still serving commit ${source.served.checkout.commit.slice(0, 12)}: ${message}`);
     else source.logger.debug(`Fetching ${source.where} failed again: ${message}`);
     source.lastFailure = message;
+    source.catalogueOptions.onFetch?.(false);
     throw error;
   }
 }

@@ -29,6 +29,7 @@ import { Rejections, reject } from './errors.js';
 import { createUserRoutes } from './extra-routes.js';
 import { createGuards, type Guards, guard, type Pass } from './guards.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
+import { httpMetrics } from './metrics.js';
 import type { HttpHandler, HttpOptions } from './options.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, type Reply, type Route } from './request.js';
 import { type RouteTable, routeTable } from './routes.js';
@@ -74,14 +75,18 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
   const sessionsEnabled = options.sessions ?? true;
   const methods = sessionsEnabled ? METHODS_ALLOWED : 'POST';
   const answers = countAnswers();
+  // Made before the sessions it counts: the gauge reads them only when scraped.
+  let openNow = (): number => 0;
+  const metrics = options.metrics && httpMetrics(options.metrics, () => openNow());
   const context: RouteContext = {
     keepAliveMs: options.keepAliveMs ?? 15_000,
     track: answers.track,
     internalError: (id, error) => internalError(logger, id, error),
     // Long-lived streams (listen requests, GET streams), overall and per client (stream-caps.ts).
-    takeStream: createStreamCaps(options.maxStreams ?? 1000, options.maxStreamsPerClient ?? 32, options.trustProxy === true),
+    takeStream: createStreamCaps(options.maxStreams ?? 1000, options.maxStreamsPerClient ?? 32, options.trustProxy === true, metrics?.streams),
   };
   const sessions = openSessions(server, options, logger, methods, context);
+  openNow = sessions.count;
   const stateless = createStatelessRoute(server, context);
   const lifecycle = createLifecycle(async () => {
     sessions.stop();
@@ -111,7 +116,9 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     return reject(Rejections.Internal);
   };
   const stages: Stages = { routes, guards: createGuards(options, methods, serving), gate, pass: (request, route) => enter(stages, request, route), failed };
-  const reply = (request: HttpRequest): Promise<HttpReply> => replyTo(stages, request);
+  const reply = metrics
+    ? (request: HttpRequest): Promise<HttpReply> => replyTo(stages, request).then(metrics.counted)
+    : (request: HttpRequest): Promise<HttpReply> => replyTo(stages, request);
   return { fetch: webFetch(reply, failed), reply, close: () => lifecycle.close() };
 }
 
@@ -173,6 +180,8 @@ interface Sessions {
   stop(): void;
   /** Each session as the drain ends it. */
   drainable(): Drainable[];
+  /** How many this handler holds now. */
+  count(): number;
 }
 
 function openSessions(server: Server, options: HttpOptions, logger: Logger, methods: string, context: RouteContext): Sessions {
@@ -199,6 +208,7 @@ function openSessions(server: Server, options: HttpOptions, logger: Logger, meth
       shared?.close();
     },
     drainable: () => store.all().map((session) => drainable(store, session)),
+    count: () => store.size,
   };
 }
 

@@ -2,6 +2,7 @@
  * The options and the interface of the Streamable HTTP handler.
  */
 import type { Logger } from '../../server/index.js';
+import type { MetricsRegistry } from '../../telemetry/registry.js';
 import type { SharedState } from '../shared-state.js';
 import type { OAuthOptions } from './auth/oauth-options.js';
 import type { HeaderReader, HttpReply, HttpRequest } from './request.js';
@@ -141,6 +142,12 @@ export interface HttpOptions {
    * `GET /healthz` is 200 while the process is up.
    */
   ready?: () => boolean | Promise<boolean>;
+  /**
+   * A metrics registry (`skillport/telemetry`) for what only the transport
+   * sees: refusals by reason, open sessions and streams. The MCP requests
+   * are counted by `serveMetrics`, which observes the server itself.
+   */
+  metrics?: MetricsRegistry;
   logger?: Logger;
 }
 

@@ -51,6 +51,8 @@ export interface HttpReply {
    * large shared result kept encoded); a stream (SSE); or none.
    */
   readonly body?: string | ReadonlyArray<string | Uint8Array> | ReadableStream<Uint8Array>;
+  /** Set on the transport's own refusals (errors.ts `reject`): why, for the refusals metric. */
+  readonly refusal?: string;
 }
 
 /** An answer now, or a promise of one only where the handler must wait (every await is a few microtask turns per request). */

@@ -6,6 +6,9 @@
 import { createServer as createNodeServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Logger, type Server, silentLogger } from '../../server/index.js';
+import { dependencyStatus } from '../../telemetry/dependencies.js';
+import { type MetricsOptions, serveMetrics } from '../../telemetry/listener.js';
+import { MetricsRegistry } from '../../telemetry/registry.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { type ChangeBus, createChangeBus, type SharedState } from '../shared-state.js';
 import { createHttpHandler } from './handler.js';
@@ -14,7 +17,14 @@ import type { HttpHandler, HttpOptions } from './options.js';
 import { splitHost } from './origin.js';
 
 /** Options of {@link serveHttp}. */
-export interface ServeHttpOptions extends HttpOptions {
+export interface ServeHttpOptions extends Omit<HttpOptions, 'metrics'> {
+  /**
+   * Metrics (`skillport/telemetry`): where to serve `GET /metrics` (its own
+   * listener: `{ port, host? }`, host default 127.0.0.1), with the server's
+   * MCP metrics and this transport's; or a registry to record the
+   * transport's own into, served by whoever made it. Default none.
+   */
+  metrics?: MetricsOptions | MetricsRegistry;
   /** Interface to bind. Default `127.0.0.1` (2025-06-18 basic/transports §Security Warning: SHOULD bind localhost). */
   host?: string;
   /** Port; 0 picks a free one. Default 0. */
@@ -69,6 +79,8 @@ export interface HttpServer {
    * replica's source changed; subscribe to sync it when another's did.
    */
   readonly changes?: ChangeBus;
+  /** With `metrics` listen options: where `GET /metrics` is served. */
+  readonly metricsUrl?: URL;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -87,8 +99,11 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   if (!LOOPBACK.has(splitHost(host).hostname) && !LOOPBACK.has(host) && options.allowedHosts === undefined) {
     logger.warn(`Listening on ${host}, but only localhost Host headers are allowed; set allowedHosts to the names clients use`);
   }
-  const { shared, ready } = await connectShared(options, logger);
-  const handler = createHttpHandler(server, { ...options, ...(shared ? { shared } : {}), ...(ready ? { ready } : {}) });
+  const metricsServer = options.metrics === undefined || options.metrics instanceof MetricsRegistry ? undefined : await serveMetrics(server, options.metrics);
+  const metrics = metricsServer?.registry ?? (options.metrics instanceof MetricsRegistry ? options.metrics : undefined);
+  const { shared, ready } = await connectShared(options, logger, metrics);
+  const { metrics: _listen, ...handlerOptions } = options;
+  const handler = createHttpHandler(server, { ...handlerOptions, ...(metrics ? { metrics } : {}), ...(shared ? { shared } : {}), ...(ready ? { ready } : {}) });
   const handle = toNodeHandler(handler, {
     logger,
     ...(options.maxBufferedResponseBytes !== undefined ? { maxBufferedResponseBytes: options.maxBufferedResponseBytes } : {}),
@@ -98,6 +113,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
     const failed = (error: Error): void => {
       // Not listening (the port is taken): the Redis connections must not keep the process alive.
       void shared?.close();
+      void metricsServer?.close();
       reject(error);
     };
     nodeServer.once('error', failed);
@@ -110,16 +126,30 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const hostname = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
   const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
   logger.info(`Streamable HTTP endpoint at ${url.href}`);
-  const lifecycle = createLifecycle(() => stop(nodeServer, handler, shared, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS));
-  return { url, close: () => lifecycle.close(), ...(shared ? { changes: createChangeBus(shared) } : {}) };
+  const lifecycle = createLifecycle(async () => {
+    await stop(nodeServer, handler, shared, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+    await metricsServer?.close();
+  });
+  return {
+    url,
+    close: () => lifecycle.close(),
+    ...(shared ? { changes: createChangeBus(shared) } : {}),
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
+  };
 }
 
 /** With `redis`: the shared state, and readiness that needs it to answer. */
-async function connectShared(options: ServeHttpOptions, logger: Logger): Promise<{ shared?: SharedState; ready?: HttpOptions['ready'] }> {
+async function connectShared(
+  options: ServeHttpOptions,
+  logger: Logger,
+  metrics: MetricsRegistry | undefined,
+): Promise<{ shared?: SharedState; ready?: HttpOptions['ready'] }> {
   if (options.redis === undefined) return options.ready ? { ready: options.ready } : {};
   const { connectRedis } = await import('../redis.js');
+  const status = metrics && dependencyStatus(metrics);
   const redis = await connectRedis(options.redis, {
     logger,
+    ...(status ? { status: (up: boolean) => status('redis', up) } : {}),
     ...(options.redisCommandTimeoutMs !== undefined ? { commandTimeoutMs: options.redisCommandTimeoutMs } : {}),
   });
   const own = options.ready;

@@ -25,7 +25,7 @@ function clientOf(request: HttpRequest, trustProxy: boolean): string | undefined
 }
 
 /** Creates the stream caps of one handler. */
-export function createStreamCaps(maxStreams: number, maxStreamsPerClient: number, trustProxy: boolean): TakeStream {
+export function createStreamCaps(maxStreams: number, maxStreamsPerClient: number, trustProxy: boolean, counted?: (delta: number) => void): TakeStream {
   let openStreams = 0;
   const streamsByClient = new Map<string, number>();
   return (request) => {
@@ -33,12 +33,14 @@ export function createStreamCaps(maxStreams: number, maxStreamsPerClient: number
     const mine = client === undefined ? 0 : (streamsByClient.get(client) ?? 0);
     if (openStreams >= maxStreams || mine >= maxStreamsPerClient) return undefined;
     openStreams++;
+    counted?.(1);
     if (client !== undefined) streamsByClient.set(client, mine + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       openStreams--;
+      counted?.(-1);
       if (client === undefined) return;
       const left = (streamsByClient.get(client) ?? 1) - 1;
       if (left > 0) streamsByClient.set(client, left);

@@ -11,7 +11,9 @@
  * The gate also brings what its kind of protection serves besides: the
  * Protected Resource Metadata routes (metadata.ts) and what a 404 says.
  */
+
 import type { Logger } from '../../../server/index.js';
+import { dependencyStatus } from '../../../telemetry/dependencies.js';
 import { Rejections, reject } from '../errors.js';
 import { HEADER } from '../headers.js';
 import type { HttpOptions } from '../options.js';
@@ -41,7 +43,7 @@ export function createAuthGate(options: HttpOptions, path: string, name: string,
   if (token) return token;
   if (!options.oauth) return OPEN;
   // OAuth 2.1 resource server (oauth.ts): tokens checked against the authorization server.
-  const oauth = createOAuthGate(options.oauth, logger);
+  const oauth = createOAuthGate(options.oauth, logger, options.metrics && dependencyStatus(options.metrics));
   return {
     // Authentication before everything the protocol checks (the resolver's 2026 header rules among them).
     admit: (request) => oauth.admit(request, new URL(path, request.origin)),

@@ -23,6 +23,7 @@
 
 import { ErrorCode } from '../../../jsonrpc/errors.js';
 import { type Logger, type Principal, silentLogger } from '../../../server/index.js';
+import type { DependencyStatus } from '../../../telemetry/dependencies.js';
 import { type Rejection, Rejections, reject } from '../errors.js';
 import { HEADER } from '../headers.js';
 import type { HttpRequest } from '../request.js';
@@ -50,14 +51,21 @@ const MAX_TOKEN_LENGTH = 16 * 1024;
 /** RFC 6750 §2.1 `b64token`. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-const Forbidden: Rejection = { status: 403, code: ErrorCode.InvalidRequest, message: 'Forbidden: the access token lacks a required scope' };
+const Forbidden: Rejection = {
+  status: 403,
+  reason: 'auth_scope',
+  code: ErrorCode.InvalidRequest,
+  message: 'Forbidden: the access token lacks a required scope',
+};
 const TokenInQuery: Rejection = {
   status: 400,
+  reason: 'auth',
   code: ErrorCode.InvalidRequest,
   message: 'Bad Request: access tokens are accepted only in the Authorization header',
 };
 const Unavailable: Rejection = {
   status: 503,
+  reason: 'auth_unavailable',
   code: ErrorCode.InternalError,
   message: 'Service Unavailable: the authorization server cannot be reached to check the token; retry shortly',
 };
@@ -80,8 +88,8 @@ interface GateState {
   jwtTools(): Promise<{ jose: Jose; keys: GetKey }>;
 }
 
-export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLogger): OAuthGate {
-  const state = readGateOptions(options, logger);
+export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLogger, status?: DependencyStatus): OAuthGate {
+  const state = readGateOptions(options, logger, status);
   // A configured audience that is an http(s) URL is this endpoint's canonical URL (RFC 8707
   // §2): the metadata and the challenge name it, so clients behind a TLS-terminating proxy ask
   // for tokens for the URL they use, not the one this process sees.
@@ -96,7 +104,7 @@ export function createOAuthGate(options: OAuthOptions, logger: Logger = silentLo
 }
 
 /** The options checked, and the discovery, key set and introspection they call for. */
-function readGateOptions(options: OAuthOptions, logger: Logger): GateState {
+function readGateOptions(options: OAuthOptions, logger: Logger, status: DependencyStatus | undefined): GateState {
   const issuer = options.issuer;
   const algorithms = options.algorithms ?? ASYMMETRIC_ALGORITHMS;
   for (const alg of algorithms) {
@@ -112,7 +120,7 @@ function readGateOptions(options: OAuthOptions, logger: Logger): GateState {
     retryMs: Math.min(5000, keyCooldownMs),
     maxAgeMs: 60 * 60_000,
     now,
-    outage: createOutageLog(logger, `the authorization server's metadata (${issuer})`),
+    outage: createOutageLog(logger, `the authorization server's metadata (${issuer})`, (up) => status?.('auth_metadata', up)),
   });
   const introspect: Introspect | undefined = options.introspection
     ? createIntrospection({
@@ -122,7 +130,9 @@ function readGateOptions(options: OAuthOptions, logger: Logger): GateState {
         maxEntries: 10_000,
         maxInFlight: 32,
         now,
-        outage: createOutageLog(logger, `the authorization server's introspection endpoint (${options.introspection.endpoint})`),
+        outage: createOutageLog(logger, `the authorization server's introspection endpoint (${options.introspection.endpoint})`, (up) =>
+          status?.('auth_introspection', up),
+        ),
       })
     : undefined;
   let tools: Promise<{ jose: Jose; keys: GetKey }> | undefined;
@@ -135,7 +145,13 @@ function readGateOptions(options: OAuthOptions, logger: Logger): GateState {
           if (!uri) throw new AuthUnavailableError('the authorization server publishes no jwks_uri');
           return uri;
         },
-        { timeoutMs, cooldownMs: keyCooldownMs, maxAgeMs: 10 * 60_000, now, outage: createOutageLog(logger, "the authorization server's key set") },
+        {
+          timeoutMs,
+          cooldownMs: keyCooldownMs,
+          maxAgeMs: 10 * 60_000,
+          now,
+          outage: createOutageLog(logger, "the authorization server's key set", (up) => status?.('auth_keys', up)),
+        },
       );
       return { jose, keys };
     });

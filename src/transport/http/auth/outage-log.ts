@@ -35,18 +35,20 @@ export function causeText(error: unknown): string {
 }
 
 /** The outage log of the part `what` ("the authorization server's key set"). */
-export function createOutageLog(logger: Logger, what: string): OutageLog {
+export function createOutageLog(logger: Logger, what: string, status?: (up: boolean) => void): OutageLog {
   let down = false;
   return {
     failed(cause, effect) {
       if (down) return;
       down = true;
       logger.warn(`OAuth: ${what} cannot be reached (${causeText(cause)}); ${effect}`);
+      status?.(false);
     },
     answered() {
       if (!down) return;
       down = false;
       logger.info(`OAuth: ${what} answers again`);
+      status?.(true);
     },
   };
 }
