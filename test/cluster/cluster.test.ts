@@ -180,6 +180,31 @@ describe('a cluster behind nginx', () => {
     }
   });
 
+  it('forwards only the paths skillport serves, each answered as the replica answers it', async () => {
+    const origin = (url: string) => url.replace(/\/mcp$/, '');
+    const nginx = origin(cluster.nginx.url);
+    const replica = origin(cluster.replicas[0]?.url as string);
+    const answer = async (base: string, method: string, path: string) => {
+      const response = await fetch(`${base}${path}`, { method, ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) });
+      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+    };
+    // Without --auth-issuer or a hook secret, the metadata and hook paths are the replica's own 404s.
+    const forwarded: Array<[string, string]> = [
+      ['GET', '/healthz'],
+      ['GET', '/readyz'],
+      ['GET', '/mcp'],
+      ['GET', '/.well-known/oauth-protected-resource'],
+      ['GET', '/.well-known/oauth-protected-resource/mcp'],
+      ['POST', '/hooks/git'],
+    ];
+    for (const [method, path] of forwarded) expect(await answer(nginx, method, path), `${method} ${path}`).toEqual(await answer(replica, method, path));
+    for (const path of ['/', '/mcp/', '/metrics', '/.well-known/oauth-authorization-server', '/hooks/git/x']) {
+      const refused = await answer(nginx, 'GET', path);
+      expect(refused.status, path).toBe(404);
+      expect(refused, path).not.toEqual(await answer(replica, 'GET', path));
+    }
+  });
+
   it('answers an input-required retry on another replica than the one that asked', async () => {
     // Straight to two replicas, not through nginx: round-robin gives no
     // promise that two requests in a row land on different replicas (a
