@@ -72,6 +72,9 @@ describe('deploy/kubernetes/', () => {
       name: deployment.metadata?.name,
     });
     expect(at(deployment, 'spec', 'replicas')).toBe(at(manifestOf('HorizontalPodAutoscaler'), 'spec', 'minReplicas'));
+    // CPU utilisation is a share of the request: without one the autoscaler cannot scale.
+    const containers = at(deployment, 'spec', 'template', 'spec', 'containers') as unknown[];
+    for (const container of containers) expect(at(container, 'resources', 'requests', 'cpu')).toBeDefined();
   });
 
   it('reads only the ConfigMap and Secret keys that exist', () => {
