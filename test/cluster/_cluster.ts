@@ -2,7 +2,8 @@
  * A whole cluster for a test: one Redis, three skillport replicas on a copy
  * of the bundled skills (the first watches the folder, the others learn of
  * changes only through Redis) or on a source the test gives (a git URL), and
- * nginx in front, round-robin. `stop` ends them all and removes the
+ * nginx in front, on deploy/'s configuration: sticky by Mcp-Session-Id,
+ * round-robin for requests without one. `stop` ends them all and removes the
  * temporary folder, whatever state they are in.
  */
 import { cpSync, mkdirSync } from 'node:fs';
@@ -77,12 +78,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   }
 }
 
-/** The replicas (by `127.0.0.1:PORT`) that nginx sent `method` requests to, in access-log lines. */
-export function upstreamsOf(lines: readonly string[], method: string): Set<string> {
+/**
+ * The replicas (by `127.0.0.1:PORT`) that nginx sent `method` requests to, in
+ * access-log lines; with `session`, only the requests carrying that
+ * Mcp-Session-Id (`-`: those carrying none). A request nginx retried names
+ * every replica it tried.
+ */
+export function upstreamsOf(lines: readonly string[], method: string, session?: string): Set<string> {
   const seen = new Set<string>();
   for (const line of lines) {
-    const [verb, , ...upstreams] = line.split(' ');
-    if (verb !== method) continue;
+    const [verb, , id, ...upstreams] = line.split(' ');
+    if (verb !== method || (session !== undefined && id !== session)) continue;
     for (const each of upstreams.join('').split(',')) if (each) seen.add(each);
   }
   return seen;

@@ -2,10 +2,11 @@
  * The real components of the cluster tests, each started from a generated
  * config in a temporary folder on a free 127.0.0.1 port and stopped by the
  * test (also when it fails): redis-server (no persistence), skillport
- * replicas (the built CLI), and nginx as a round-robin load balancer.
+ * replicas (the built CLI), and nginx running deploy/'s configuration
+ * (sticky by Mcp-Session-Id, round-robin for requests without one).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,12 +169,15 @@ export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   };
 }
 
+/** deploy/'s nginx configuration: the upstream and server blocks every deployment runs. */
+export const DEPLOY_NGINX_CONF = `${ROOT}deploy/nginx/skillport.conf`;
+
 /**
- * nginx in front of `ports`: round-robin, no buffering (SSE passes through
- * as written), long read timeouts for streams, and a retry on the next
- * replica when one cannot be reached or fails before answering.
- * `non_idempotent` lets it retry POSTs too: every MCP method skillport
- * serves only reads, so sending one twice is harmless.
+ * nginx in front of `ports`, running deploy/nginx/skillport.conf itself: this
+ * writes only what differs per environment, the outer nginx.conf (pid, logs
+ * and temporary folders inside `dir`, so it runs unprivileged and from a
+ * temporary folder) and the two files that configuration includes, the
+ * listen address and one upstream line per replica.
  */
 export async function startNginx(dir: string, ports: readonly number[]): Promise<Started & { url: string; accessLog(): string[] }> {
   const port = await freePort();
@@ -185,39 +189,26 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
-  # Which replica answered each request: the tests prove the balancer spread them.
-  log_format upstream '$request_method $status $upstream_addr';
+  # Which replica answered each request, and for which session ("-": none):
+  # the tests prove how the balancer spread them.
+  log_format upstream '$request_method $status $http_mcp_session_id $upstream_addr';
   access_log ${dir}/access.log upstream;
-  # Bodies stay in memory: run as root, nginx's workers are another user that cannot enter the temp folder.
-  client_body_buffer_size 1m;
+  # Bodies up to the configuration's 4 MiB cap stay in memory: run as root,
+  # nginx's workers are another user that cannot enter the temp folder.
+  client_body_buffer_size 4m;
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream skillport {
-${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://skillport;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_buffering off;
-      proxy_cache off;
-      proxy_read_timeout 1h;
-      proxy_send_timeout 1h;
-      proxy_connect_timeout 2s;
-      proxy_next_upstream error timeout non_idempotent;
-      proxy_next_upstream_tries 3;
-    }
-  }
+  include ${DEPLOY_NGINX_CONF};
 }
 `;
+  // Relative includes start at the folder of the main configuration file.
+  mkdirSync(join(dir, 'skillport'));
+  writeFileSync(join(dir, 'skillport', 'listen.conf'), `listen 127.0.0.1:${port};\n`);
+  // A replica that fails is left alone for 2 s (then tried again): short, so the tests' restarts rejoin quickly.
+  writeFileSync(join(dir, 'skillport', 'upstream.conf'), ports.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(''));
   const file = join(dir, 'nginx.conf');
   writeFileSync(file, conf);
   const child = spawn(NGINX, ['-p', dir, '-c', file, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -227,7 +218,7 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).joi
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    // Lines `METHOD STATUS UPSTREAM[, UPSTREAM...]`, oldest first.
+    // Lines `METHOD STATUS SESSION UPSTREAM[, UPSTREAM...]`, oldest first.
     accessLog: () => (existsSync(join(dir, 'access.log')) ? readFileSync(join(dir, 'access.log'), 'utf8').split('\n').filter(Boolean) : []),
     stop: () => end(child, 'SIGQUIT'),
   };

@@ -1,10 +1,12 @@
 /**
- * Three replicas behind nginx (round-robin), sharing one Redis: the official
+ * Three replicas behind nginx (deploy/nginx/skillport.conf: sticky by
+ * Mcp-Session-Id, round-robin without one), sharing one Redis: the official
  * v2 client at 2026-07-28 and the v1 client with a legacy session and its
- * GET stream, through the balancer. Paging crosses replicas, sessions follow
- * their requests, input-required retries land anywhere, a folder change
- * reaches every listening client exactly once, and a restart of every
- * replica keeps legacy sessions.
+ * GET stream, through the balancer. Paging crosses replicas, a session stays
+ * on one replica through nginx yet every replica serves it (and it moves
+ * when its replica dies), input-required retries land anywhere, a folder
+ * change reaches every listening client exactly once, and a restart of
+ * every replica keeps legacy sessions.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +14,7 @@ import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { httpSend, modernHeaders } from '../_http-client.js';
+import { httpSend, messagesOf, modernHeaders } from '../_http-client.js';
 import { modern } from '../_wire.js';
 import { Figures, writeSection } from '../reliability/_report.js';
 import { type Closers, legacyClient as newLegacyClient, modernClient as newModernClient, rawPromptNames } from './_clients.js';
@@ -34,6 +36,23 @@ afterAll(async () => {
 
 const modernClient = (url: string) => newModernClient(url, closers);
 const legacyClient = (url: string) => newLegacyClient(url, closers);
+
+/** prompts/list in the legacy session `id`, sent raw to `url`. */
+function legacyList(url: string, id: string, version: string) {
+  const headers = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'MCP-Protocol-Version': version,
+    'Mcp-Session-Id': id,
+  };
+  return httpSend(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }) });
+}
+
+/** One stateless 2026-07-28 prompts/list (its first page) to `url`. */
+function modernList(url: string) {
+  const body = { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: modern({}) };
+  return httpSend(url, { headers: modernHeaders(body), body: JSON.stringify(body) });
+}
 
 type Lister = (cursor: string | undefined) => Promise<{ items: unknown[]; nextCursor?: string | undefined }>;
 
@@ -92,10 +111,10 @@ describe('a cluster behind nginx', () => {
     expect(upstreamsOf(posts, 'POST').size).toBe(3);
   });
 
-  it('keeps a legacy session (v1 client) working as its requests land on different replicas', async () => {
+  it('keeps a legacy session (v1 client) working through nginx, and every replica serves it', async () => {
     const before = cluster.nginx.accessLog().length;
     const { client, transport } = await legacyClient(cluster.nginx.url);
-    const id = transport.sessionId;
+    const id = transport.sessionId as string;
     expect(id).toBeDefined();
     const direct = listers(await modernClient(cluster.replicas[0]?.url as string));
     for (const [name, list] of Object.entries(listers(client))) {
@@ -110,7 +129,80 @@ describe('a cluster behind nginx', () => {
       .slice(before)
       .filter((line) => line.startsWith('POST'));
     expect(posts.every((line) => line.split(' ')[1] === '200' || line.split(' ')[1] === '202')).toBe(true);
-    expect(upstreamsOf(cluster.nginx.accessLog().slice(before), 'POST').size).toBe(3);
+    // nginx keeps the session on one replica (the next test); the others serve it
+    // too, restored from its record in Redis: the session is shared, not pinned.
+    const pages: unknown[] = [];
+    for (const replica of cluster.replicas) {
+      const answer = await legacyList(replica.url, id, transport.protocolVersion as string);
+      expect(answer.status, replica.url).toBe(200);
+      const [message] = messagesOf(answer.headers['content-type'] as string, answer.body).messages as Array<{ result: { prompts: unknown[] } }>;
+      expect(message?.result.prompts.length, replica.url).toBe(PAGE_SIZE);
+      pages.push(message?.result);
+    }
+    // The same first page, cursor included, from each.
+    expect(pages[1]).toEqual(pages[0]);
+    expect(pages[2]).toEqual(pages[0]);
+  });
+
+  it('sends a legacy session’s requests to one replica and spreads 2026-07-28 requests over all three', async () => {
+    const before = cluster.nginx.accessLog().length;
+    const { client, transport } = await legacyClient(cluster.nginx.url);
+    const id = transport.sessionId as string;
+    for (let i = 0; i < 6; i++) await client.listPrompts();
+    for (let i = 0; i < 6; i++) expect((await modernList(cluster.nginx.url)).status).toBe(200);
+    // initialize, notifications/initialized, six legacy and six stateless prompts/list.
+    const posts = () =>
+      cluster.nginx
+        .accessLog()
+        .slice(before)
+        .filter((line) => line.startsWith('POST '));
+    await until('nginx to log the requests', () => posts().length >= 14);
+    const log = posts();
+    // notifications/initialized and six prompts/list, all on one replica.
+    const sticky = [...upstreamsOf(log, 'POST', id)];
+    expect(sticky).toHaveLength(1);
+    // initialize (which carries no session id yet) and the stateless requests: round-robin.
+    expect(upstreamsOf(log, 'POST', '-').size).toBe(3);
+
+    // That replica dies: nginx moves the session to another, which restores it from Redis.
+    const holder = cluster.replicas.find((replica) => `127.0.0.1:${replica.port}` === sticky[0]);
+    if (!holder) throw new Error(`no replica at ${sticky[0]}`);
+    await holder.kill();
+    try {
+      const after = cluster.nginx.accessLog().length;
+      for (let i = 0; i < 3; i++) expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+      expect(transport.sessionId).toBe(id);
+      await until('nginx to log the requests', () => upstreamsOf(cluster.nginx.accessLog().slice(after), 'POST', id).size > 0);
+      const moved = upstreamsOf(cluster.nginx.accessLog().slice(after), 'POST', id);
+      expect([...moved].some((upstream) => upstream !== sticky[0])).toBe(true);
+    } finally {
+      await holder.start();
+    }
+  });
+
+  it('forwards only the paths skillport serves, each answered as the replica answers it', async () => {
+    const origin = (url: string) => url.replace(/\/mcp$/, '');
+    const nginx = origin(cluster.nginx.url);
+    const replica = origin(cluster.replicas[0]?.url as string);
+    const answer = async (base: string, method: string, path: string) => {
+      const response = await fetch(`${base}${path}`, { method, ...(method === 'POST' ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}) });
+      return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+    };
+    // Without --auth-issuer or a hook secret, the metadata and hook paths are the replica's own 404s.
+    const forwarded: Array<[string, string]> = [
+      ['GET', '/healthz'],
+      ['GET', '/readyz'],
+      ['GET', '/mcp'],
+      ['GET', '/.well-known/oauth-protected-resource'],
+      ['GET', '/.well-known/oauth-protected-resource/mcp'],
+      ['POST', '/hooks/git'],
+    ];
+    for (const [method, path] of forwarded) expect(await answer(nginx, method, path), `${method} ${path}`).toEqual(await answer(replica, method, path));
+    for (const path of ['/', '/mcp/', '/metrics', '/.well-known/oauth-authorization-server', '/hooks/git/x']) {
+      const refused = await answer(nginx, 'GET', path);
+      expect(refused.status, path).toBe(404);
+      expect(refused, path).not.toEqual(await answer(replica, 'GET', path));
+    }
   });
 
   it('answers an input-required retry on another replica than the one that asked', async () => {

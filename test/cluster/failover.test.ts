@@ -3,8 +3,9 @@
  * 2026-07-28 requests (raw, so no client cache hides them) and two legacy
  * sessions of the official v1 client. nginx retries on the next replica what
  * the dead one did not answer (`proxy_next_upstream error timeout
- * non_idempotent`), legacy sessions are rebuilt from Redis wherever their
- * requests land, and the killed replica rejoins when restarted. No request
+ * non_idempotent`, deploy/nginx/skillport.conf), a legacy session on the
+ * killed replica (nginx keeps each on one) moves to another, which rebuilds
+ * it from Redis, and the killed replica rejoins when restarted. No request
  * may fail and no session may be lost.
  */
 import { Agent } from 'node:http';

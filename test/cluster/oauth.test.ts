@@ -73,7 +73,7 @@ describe('a session under OAuth across replicas', () => {
     expect(session).toBeTruthy();
     expect((await send(first, owner, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
 
-    // Another caller, on the replicas that did not open it and through the balancer (which reaches all three).
+    // Another caller, on the replicas that did not open it and through the balancer (to the replica the session id hashes to).
     for (const url of [second, third]) {
       expect((await send(url, other, 'POST', LIST, session)).status, url).toBe(404);
       expect((await send(url, other, 'GET', undefined, session)).status, url).toBe(404);
