@@ -102,8 +102,11 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
     if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
     await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
+    // Said before and after the drain, so a container's log shows a stop that drained, not one that was killed.
+    logger.info('stopping: finishing the requests in flight');
     stopSharing?.();
     await running.close();
+    logger.info('stopped');
   } else {
     const running = serveStdio(server, { input: io.stdin, output: io.stdout, logger });
     io.onShutdownSignal(() => void running.shutdown());
