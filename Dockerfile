@@ -60,10 +60,11 @@ RUN set -eu; \
 
 # ---- runtime
 FROM ${BASE}
-ARG BASE
 
 # git (with ca-certificates) for git sources over https. ssh:// sources would
-# need openssh-client too, which is left out.
+# need openssh-client too, which is left out. A file:// repository mounted into
+# the container must belong to uid 10001: git refuses to read one owned by
+# another user ("dubious ownership").
 #
 # Left out of git's files, to keep the image small: Perl's library (git's
 # Perl commands, such as svn and send-email, are not used; perl-base stays) and
@@ -133,6 +134,7 @@ STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "/app/bin/skillport.js"]
 CMD ["serve", "/skills", "--http", "0.0.0.0:8080"]
 
+ARG BASE
 LABEL org.opencontainers.image.title="skillport" \
       org.opencontainers.image.description="Serve Agent Skills and prompt files to any MCP client over Streamable HTTP" \
       org.opencontainers.image.licenses="MIT" \
