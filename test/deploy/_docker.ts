@@ -63,11 +63,18 @@ export async function buildBase(): Promise<void> {
   if (result.code !== 0) throw new Error(`base-image.sh failed (${result.code}):\n${result.stdout}${result.stderr}`);
 }
 
-/** The registry npm uses here (environment and npmrc files), for the build stage's `npm ci`. */
+/**
+ * The registry npm uses here (environment and npmrc files), for the build
+ * stage's `npm ci`. Build arguments are kept in the build stage's history, so
+ * a URL with credentials in it is refused rather than passed.
+ */
 export async function npmRegistry(): Promise<string | undefined> {
   const result = await run('npm', ['config', 'get', 'registry']);
   const registry = result.stdout.trim();
-  return result.code === 0 && /^https?:\/\//.test(registry) ? registry : undefined;
+  if (result.code !== 0 || !/^https?:\/\//.test(registry)) return undefined;
+  const url = new URL(registry);
+  if (url.username !== '' || url.password !== '') throw new Error(`npm's registry URL (${url.host}) carries credentials: not passed to docker build`);
+  return registry;
 }
 
 const PEM = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
