@@ -8,8 +8,9 @@ locateSchemas();
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The cluster tests need redis-server and nginx: `npm run test:cluster` (vitest.cluster.config.ts).
-    exclude: ['test/cluster/**', '**/node_modules/**'],
+    // The cluster tests need redis-server and nginx: `npm run test:cluster` (vitest.cluster.config.ts);
+    // the image tests a Docker engine: `npm run test:image` (vitest.image.config.ts).
+    exclude: ['test/cluster/**', 'test/deploy/image.test.ts', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A fresh clone has no ../shared/mcp-schema: its schema tests are skipped

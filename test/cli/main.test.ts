@@ -159,4 +159,20 @@ describe('skillport serve --http', () => {
       child.kill('SIGTERM');
     }
   });
+
+  it('on SIGTERM says it is stopping, drains, says it stopped and exits 0', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [BIN, 'serve', VALID, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      // Once: a second SIGTERM, after the handler has run, ends the process at once.
+      if (log.includes('serving ') && !child.killed) child.kill('SIGTERM');
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(0);
+    const lines = log.split('\n');
+    const serving = lines.findIndex((line) => line.includes('serving '));
+    expect(lines.slice(serving + 1)).toEqual(['skillport info: stopping: finishing the requests in flight', 'skillport info: stopped', '']);
+  });
 });

@@ -53,6 +53,9 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
   if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
   await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
+  // Said before and after the drain, so a container's log shows a stop that drained, not one that was killed.
+  logger.info('stopping: finishing the requests in flight');
   stopSharing?.();
   await running.close();
+  logger.info('stopped');
 }
