@@ -9,6 +9,7 @@ import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from 
 import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { OAUTH_FLAGS, oauthOptions } from './serve-auth.js';
+import { serveTracing } from './serve-tracing.js';
 import { shareChanges } from './share-changes.js';
 
 const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', 'redis', 'trust-proxy', ...OAUTH_FLAGS] as const;
@@ -70,6 +71,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(cacheDir !== undefined ? { cacheDir } : {}),
     },
   });
+  const tracing = await serveTracing(server, env, logger);
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
@@ -112,5 +114,6 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   }
   await folder.close();
   server.close();
+  await tracing?.shutdown();
   return 0;
 }
