@@ -85,8 +85,14 @@ function varint(value: number): Buffer {
   return Buffer.from(bytes);
 }
 
+/** Field keys encoded once: the messages here use a few dozen. */
+const keys = new Map<number, Buffer>();
+
 function tag(field: number, wireType: number): Buffer {
-  return varint(field * 8 + wireType);
+  const key = field * 8 + wireType;
+  let encoded = keys.get(key);
+  if (encoded === undefined) keys.set(key, (encoded = varint(key)));
+  return encoded;
 }
 
 function bytesField(out: Fields, field: number, body: Buffer): void {
