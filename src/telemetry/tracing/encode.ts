@@ -6,9 +6,9 @@
  * trace and span ids as hex, as OTLP §JSON Protobuf Encoding requires).
  *
  * The protobuf writer knows only what these messages use: varints, 32- and
- * 64-bit little-endian fixed fields and length-delimited fields, each
- * message encoded before the one that holds it. It runs on the exporter's
- * timer, never on a request's path.
+ * 64-bit little-endian fixed fields and length-delimited fields, the whole
+ * request written into one buffer. It runs on the exporter's timer, never
+ * on a request's path.
  */
 import { type SpanRecord, STATUS_UNSET } from './spans.js';
 
@@ -71,111 +71,158 @@ const I64 = 1;
 const LEN = 2;
 const I32 = 5;
 
-/** A message's fields, encoded, in order. */
-type Fields = Buffer[];
+/**
+ * Where a protobuf message is written: one buffer, grown by doubling. A
+ * nested message's length is written after its body, which is moved right
+ * when the length takes more than the one byte reserved for it.
+ */
+interface Out {
+  buffer: Buffer;
+  at: number;
+}
 
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
+function room(out: Out, bytes: number): void {
+  if (out.at + bytes <= out.buffer.length) return;
+  const grown = Buffer.allocUnsafe(Math.max(out.buffer.length * 2, out.at + bytes));
+  out.buffer.copy(grown, 0, 0, out.at);
+  out.buffer = grown;
+}
+
+function varintSize(value: number): number {
+  let size = 1;
+  for (let rest = value; rest > 0x7f; rest = Math.floor(rest / 0x80)) size++;
+  return size;
+}
+
+function writeVarint(out: Out, value: number): void {
+  room(out, 10);
   let rest = value;
   while (rest > 0x7f) {
-    bytes.push((rest % 0x80) | 0x80);
+    out.buffer[out.at++] = (rest % 0x80) | 0x80;
     rest = Math.floor(rest / 0x80);
   }
-  bytes.push(rest);
-  return Buffer.from(bytes);
+  out.buffer[out.at++] = rest;
 }
 
-/** Field keys encoded once: the messages here use a few dozen. */
-const keys = new Map<number, Buffer>();
-
-function tag(field: number, wireType: number): Buffer {
-  const key = field * 8 + wireType;
-  let encoded = keys.get(key);
-  if (encoded === undefined) keys.set(key, (encoded = varint(key)));
-  return encoded;
+function tag(out: Out, field: number, wireType: number): void {
+  writeVarint(out, field * 8 + wireType);
 }
 
-function bytesField(out: Fields, field: number, body: Buffer): void {
-  out.push(tag(field, LEN), varint(body.length), body);
+/** A string field (omitted when empty, protobuf's default). */
+function stringField(out: Out, field: number, text: string): void {
+  if (text === '') return;
+  const length = Buffer.byteLength(text, 'utf8');
+  tag(out, field, LEN);
+  writeVarint(out, length);
+  room(out, length);
+  out.at += out.buffer.write(text, out.at, 'utf8');
 }
 
-function stringField(out: Fields, field: number, text: string): void {
-  if (text !== '') bytesField(out, field, Buffer.from(text, 'utf8'));
+/** A bytes field holding the id written as hex in `hex`. */
+function idField(out: Out, field: number, hex: string): void {
+  tag(out, field, LEN);
+  writeVarint(out, hex.length / 2);
+  room(out, hex.length / 2);
+  out.at += out.buffer.write(hex, out.at, 'hex');
 }
 
-function messageField(out: Fields, field: number, inner: Fields): void {
-  bytesField(out, field, Buffer.concat(inner));
+function varintField(out: Out, field: number, value: number): void {
+  if (value === 0) return;
+  tag(out, field, VARINT);
+  writeVarint(out, value);
 }
 
-function varintField(out: Fields, field: number, value: number): void {
-  if (value !== 0) out.push(tag(field, VARINT), varint(value));
+function fixed32Field(out: Out, field: number, value: number): void {
+  tag(out, field, I32);
+  room(out, 4);
+  out.at = out.buffer.writeUInt32LE(value, out.at);
 }
 
-function fixed32Field(out: Fields, field: number, value: number): void {
-  const body = Buffer.alloc(4);
-  body.writeUInt32LE(value);
-  out.push(tag(field, I32), body);
+function nanosField(out: Out, field: number, us: number): void {
+  tag(out, field, I64);
+  room(out, 8);
+  out.at = out.buffer.writeBigUInt64LE(BigInt(us) * 1000n, out.at);
 }
 
-function nanosField(out: Fields, field: number, us: number): void {
-  const body = Buffer.alloc(8);
-  body.writeBigUInt64LE(BigInt(us) * 1000n);
-  out.push(tag(field, I64), body);
+/** Opens a nested message at `field`; `close` writes its length once the body is written. */
+function open(out: Out, field: number): number {
+  tag(out, field, LEN);
+  room(out, 1);
+  return out.at++;
 }
 
-/** `repeated KeyValue` at `field`, each value an `AnyValue.string_value`. */
-function attributesField(out: Fields, field: number, attributes: Readonly<Record<string, string>>): void {
-  for (const [key, value] of Object.entries(attributes)) {
-    const anyValue: Fields = [];
-    bytesField(anyValue, 1, Buffer.from(value, 'utf8'));
-    const keyValue: Fields = [];
-    stringField(keyValue, 1, key);
-    messageField(keyValue, 2, anyValue);
-    messageField(out, field, keyValue);
+function close(out: Out, lengthAt: number): void {
+  const length = out.at - lengthAt - 1;
+  const extra = varintSize(length) - 1;
+  if (extra > 0) {
+    room(out, extra);
+    out.buffer.copyWithin(lengthAt + 1 + extra, lengthAt + 1, out.at);
+  }
+  const end = out.at + extra;
+  out.at = lengthAt;
+  writeVarint(out, length);
+  out.at = end;
+}
+
+/** `repeated KeyValue` at `field`, each value an `AnyValue.string_value` (never empty: an empty one is still sent). */
+function attributesField(out: Out, field: number, attributes: Readonly<Record<string, string>>): void {
+  for (const key in attributes) {
+    const keyValue = open(out, field);
+    stringField(out, 1, key);
+    const anyValue = open(out, 2);
+    const value = attributes[key] as string;
+    if (value === '') {
+      tag(out, 1, LEN);
+      writeVarint(out, 0);
+    } else stringField(out, 1, value);
+    close(out, anyValue);
+    close(out, keyValue);
   }
 }
 
-function protoSpan(span: SpanRecord): Fields {
-  const out: Fields = [];
-  bytesField(out, 1, Buffer.from(span.traceId, 'hex'));
-  bytesField(out, 2, Buffer.from(span.spanId, 'hex'));
+function protoSpan(out: Out, span: SpanRecord): void {
+  idField(out, 1, span.traceId);
+  idField(out, 2, span.spanId);
   stringField(out, 3, span.traceState ?? '');
-  if (span.parentSpanId !== undefined) bytesField(out, 4, Buffer.from(span.parentSpanId, 'hex'));
+  if (span.parentSpanId !== undefined) idField(out, 4, span.parentSpanId);
   stringField(out, 5, span.name);
   varintField(out, 6, KIND_SERVER);
   nanosField(out, 7, span.startUs);
   nanosField(out, 8, span.endUs);
   attributesField(out, 9, span.attributes);
   if (span.link !== undefined) {
-    const link: Fields = [];
-    bytesField(link, 1, Buffer.from(span.link.traceId, 'hex'));
-    bytesField(link, 2, Buffer.from(span.link.spanId, 'hex'));
-    stringField(link, 3, span.link.traceState ?? '');
-    fixed32Field(link, 6, LINK_FLAGS);
-    messageField(out, 13, link);
+    const link = open(out, 13);
+    idField(out, 1, span.link.traceId);
+    idField(out, 2, span.link.spanId);
+    stringField(out, 3, span.link.traceState ?? '');
+    fixed32Field(out, 6, LINK_FLAGS);
+    close(out, link);
   }
-  const status: Fields = [];
-  stringField(status, 2, span.statusMessage ?? '');
-  varintField(status, 3, span.status);
-  messageField(out, 15, status);
+  const status = open(out, 15);
+  stringField(out, 2, span.statusMessage ?? '');
+  varintField(out, 3, span.status);
+  close(out, status);
   fixed32Field(out, 16, flagsOf(span));
-  return out;
 }
 
 /** The request as binary protobuf. */
 export function encodeProtobuf(resource: Readonly<Record<string, string>>, scope: Scope, spans: readonly SpanRecord[]): Uint8Array {
-  const resourceFields: Fields = [];
-  attributesField(resourceFields, 1, resource);
-  const scopeFields: Fields = [];
-  stringField(scopeFields, 1, scope.name);
-  stringField(scopeFields, 2, scope.version);
-  const scopeSpans: Fields = [];
-  messageField(scopeSpans, 1, scopeFields);
-  for (const span of spans) messageField(scopeSpans, 2, protoSpan(span));
-  const resourceSpans: Fields = [];
-  messageField(resourceSpans, 1, resourceFields);
-  messageField(resourceSpans, 2, scopeSpans);
-  const request: Fields = [];
-  messageField(request, 1, resourceSpans);
-  return Buffer.concat(request);
+  const out: Out = { buffer: Buffer.allocUnsafe(1024 + spans.length * 512), at: 0 };
+  const resourceSpans = open(out, 1);
+  const resourceAt = open(out, 1);
+  attributesField(out, 1, resource);
+  close(out, resourceAt);
+  const scopeSpans = open(out, 2);
+  const scopeAt = open(out, 1);
+  stringField(out, 1, scope.name);
+  stringField(out, 2, scope.version);
+  close(out, scopeAt);
+  for (const span of spans) {
+    const spanAt = open(out, 2);
+    protoSpan(out, span);
+    close(out, spanAt);
+  }
+  close(out, scopeSpans);
+  close(out, resourceSpans);
+  return out.buffer.subarray(0, out.at);
 }
