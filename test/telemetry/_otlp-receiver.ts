@@ -79,7 +79,8 @@ function protoAttributes(message: Field[], field: number): Record<string, string
   return out;
 }
 
-function decodeProtobuf(body: Buffer): ReceivedSpan[] {
+/** An ExportTraceServiceRequest read back into spans. */
+export function decodeProtobuf(body: Buffer): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
   for (const rs of all(fields(body), 1)) {
     const resourceSpans = fields(rs as Buffer);

@@ -7,10 +7,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTracingConfig, type TracingConfig } from '../../src/telemetry/tracing/config.js';
 import { newSpanId, newTraceId, parseTraceparent } from '../../src/telemetry/tracing/context.js';
+import { encodeJson, encodeProtobuf } from '../../src/telemetry/tracing/encode.js';
 import { createBatchProcessor } from '../../src/telemetry/tracing/exporter.js';
 import { createOtlpSender } from '../../src/telemetry/tracing/otlp-http.js';
 import { type SpanRecord, sampledBy } from '../../src/telemetry/tracing/spans.js';
-import { startReceiver } from './_otlp-receiver.js';
+import { decodeProtobuf, startReceiver } from './_otlp-receiver.js';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -263,5 +264,37 @@ describe('the OTLP/HTTP sender', () => {
     const send = createOtlpSender(config(url), { name: 'skillport', version: '1' }, log);
     await send([span(1)], AbortSignal.timeout(200));
     expect(log.lines).toEqual([expect.stringMatching(/^warn traces: could not export 1 spans to .*: network error/)]);
+  });
+});
+
+describe('the OTLP encoders', () => {
+  it('write protobuf that reads back whole, lengths of one, two and three bytes alike', () => {
+    const long = 'x'.repeat(20_000);
+    const spans: SpanRecord[] = [
+      { ...span(1), attributes: { short: 'a', medium: 'm'.repeat(200), long, empty: '' }, status: 2, statusMessage: 'bad' },
+      { ...span(2), parentSpanId: 'ab'.repeat(8), traceState: 'k=v', link: { traceId: 'cd'.repeat(16), spanId: 'ef'.repeat(8), sampled: true } },
+    ];
+    const decoded = decodeProtobuf(Buffer.from(encodeProtobuf({ 'service.name': 's' }, { name: 'skillport', version: '1' }, spans)));
+    expect(decoded).toHaveLength(2);
+    expect(decoded[0]).toMatchObject({ name: 's1', kind: 2, start: 1000n, end: 2000n, status: { code: 2, message: 'bad' }, parentSpanId: '', flags: 0x101 });
+    expect(decoded[0]?.attributes).toEqual({ short: 'a', medium: 'm'.repeat(200), long, empty: '' });
+    expect(decoded[1]).toMatchObject({
+      parentSpanId: 'ab'.repeat(8),
+      traceState: 'k=v',
+      flags: 0x301,
+      links: [{ traceId: 'cd'.repeat(16), spanId: 'ef'.repeat(8), traceState: '' }],
+    });
+    expect(decoded[1]?.resource).toEqual({ 'service.name': 's' });
+    expect(decoded[1]?.scope).toEqual({ name: 'skillport', version: '1' });
+  });
+
+  it('write JSON with hex ids and nanoseconds as strings', () => {
+    const doc = JSON.parse(encodeJson({ 'service.name': 's' }, { name: 'skillport', version: '1' }, [span(1)]));
+    expect(doc.resourceSpans[0].scopeSpans[0].spans[0]).toMatchObject({
+      traceId: '1'.repeat(32),
+      spanId: '0000000000000001',
+      startTimeUnixNano: '1000',
+      kind: 2,
+    });
   });
 });
