@@ -30,6 +30,14 @@ const server = createServer({
   pageSize: Math.max(50, prompts.length),
 });
 
+// With an OTLP endpoint in the environment (bench/tracing.mjs), traces are on as `serve` turns
+// them on; without one the telemetry entry is never imported, as in `serve`.
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+  const { startTracing } = await import('../../dist/telemetry.js');
+  const tracing = await startTracing(server, { env: process.env });
+  if (!tracing) unavailable('OTEL_EXPORTER_OTLP_ENDPOINT is set but tracing did not start');
+}
+
 if (mode === 'http') {
   let serveHttp;
   try {

@@ -7,7 +7,8 @@
  */
 import type { Server } from '../../index.js';
 import type { GitSkillsFolder, SkillsFolder } from '../../skills.js';
-import { type Labels, MetricsRegistry, type MetricsServer, serveMetrics } from '../../telemetry.js';
+// Types only: the telemetry entry is imported when --metrics is given, so a serve without it loads none of it.
+import type { Labels, MetricsRegistry, MetricsServer } from '../../telemetry.js';
 import { hostPort } from '../args.js';
 import type { FolderHooks } from '../context.js';
 
@@ -17,7 +18,8 @@ export function metricsAddress(value: string | undefined): { host: string; port:
 }
 
 /** The registry, and the hooks the folder is loaded with. */
-export function folderMetrics(): { registry: MetricsRegistry; hooks: FolderHooks } {
+export async function folderMetrics(): Promise<{ registry: MetricsRegistry; hooks: FolderHooks }> {
+  const { MetricsRegistry } = await import('../../telemetry.js');
   // A series per skill and surface: a catalogue of a few thousand skills stays under the cap.
   const registry = new MetricsRegistry({ maxSeries: 20_000 });
   const uses = registry.counter(
@@ -44,7 +46,7 @@ export function folderMetrics(): { registry: MetricsRegistry; hooks: FolderHooks
 }
 
 /** Serves the registry with the server's MCP metrics and the folder's gauges. */
-export function startMetrics(
+export async function startMetrics(
   server: Server,
   folder: SkillsFolder | GitSkillsFolder,
   registry: MetricsRegistry,
@@ -60,5 +62,6 @@ export function startMetrics(
   registry.gaugeOf('skillport_catalogue_prompts', 'Prompts served now.', [], () => [[{}, folder.catalogue.prompts.length]]);
   if ('commit' in folder)
     registry.gaugeOf('skillport_git_commit_info', 'The commit of the git source served now, 1.', ['commit'], () => [[{ commit: folder.commit }, 1]]);
+  const { serveMetrics } = await import('../../telemetry.js');
   return serveMetrics(server, { ...address, registry });
 }

@@ -11,6 +11,7 @@ import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
 import { OAUTH_FLAGS } from './serve-auth.js';
 import { serveOverHttp } from './serve-http.js';
 import { folderMetrics, metricsAddress, startMetrics } from './serve-metrics.js';
+import { serveTracing } from './serve-tracing.js';
 
 const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', 'redis', 'trust-proxy', ...OAUTH_FLAGS] as const;
 const GIT_ONLY = ['pull-interval', 'cache-dir', 'hook-secret-env'] as const;
@@ -56,7 +57,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const cacheDir = gitCacheDir(values['cache-dir'], env);
   const logger = createStderrLogger(level, (line) => io.stderr.write(line));
   const metricsAt = metricsAddress(values.metrics);
-  const metrics = metricsAt && folderMetrics();
+  const metrics = metricsAt && (await folderMetrics());
   const { server, folder } = await skillsServer(folders, {
     ...(metrics ? { hooks: metrics.hooks } : {}),
     watch: values.watch === true,
@@ -74,6 +75,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(cacheDir !== undefined ? { cacheDir } : {}),
     },
   });
+  const tracing = await serveTracing(server, env, logger);
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
@@ -93,5 +95,6 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   await metricsServer?.close();
   await folder.close();
   server.close();
+  await tracing?.shutdown();
   return 0;
 }

@@ -1,0 +1,76 @@
+// Tracing off against on: the same build served twice, once without OTEL_*
+// variables and once exporting every span (always_on) to a local OTLP
+// receiver that reads and discards them, alternating in one run so the cost
+// shows above the noise of a shared machine.
+//
+//   npm run bench:tracing -- [--rounds=5] [--duration=2] [--workload=get]
+//
+// Each cell is the median of its rounds, on and off taking turns to go
+// first; the receiver runs in this process, as light as a socket that reads.
+import { createServer } from 'node:http';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './lib/http-load.mjs';
+import { cpuMs, startHttpServer, stopChild } from './lib/proc.mjs';
+import { median } from './lib/stats.mjs';
+import { openEra, WORKLOADS } from './lib/wire.mjs';
+
+const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
+const flag = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const rounds = Number(flag('rounds', '5'));
+const duration = Number(flag('duration', '2'));
+const workload = WORKLOADS.find((w) => w.id === flag('workload', 'get'));
+if (!workload) throw new Error(`--workload must be one of ${WORKLOADS.map((w) => w.id).join(', ')}`);
+const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' };
+
+const received = { posts: 0, bytes: 0 };
+const receiver = createServer((request, response) => {
+  request.on('data', (chunk) => {
+    received.bytes += chunk.length;
+  });
+  request.on('end', () => {
+    received.posts++;
+    response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+  });
+});
+await new Promise((done) => receiver.listen(0, '127.0.0.1', done));
+const endpoint = `http://127.0.0.1:${receiver.address().port}`;
+
+const script = join(HEAD, 'bench/servers/skillport.mjs');
+// The servers inherit this environment: neither may see an OTEL_* variable of the caller's.
+for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_')) delete process.env[key];
+const servers = {
+  off: await startHttpServer({ script }),
+  on: await startHttpServer({ script, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } }),
+};
+const lines = ['| Cell | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
+try {
+  const sessions = {};
+  for (const name of Object.keys(servers)) for (const era of Object.keys(ERAS)) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
+  const cells = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const era of Object.keys(ERAS)) {
+      for (const name of round % 2 ? ['on', 'off'] : ['off', 'on']) {
+        const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
+        if (round === 0) await runLoad({ ...options, duration: 0.5 });
+        const cpu = cpuMs(servers[name].pid);
+        const result = await runLoad({ ...options, duration });
+        const cell = (cells[era] ??= { off: [], on: [] });
+        cell[name].push({ rps: result.rps, cpuUs: ((cpuMs(servers[name].pid) - cpu) * 1000) / result.requests });
+        await new Promise((done) => setTimeout(done, 150));
+      }
+    }
+  }
+  for (const [era, { off, on }] of Object.entries(cells)) {
+    const [a, b] = [median(off.map((s) => s.rps)), median(on.map((s) => s.rps))];
+    const cpu = (samples) => median(samples.map((s) => s.cpuUs)).toFixed(1);
+    lines.push(`| HTTP ${workload.id}, ${ERAS[era]} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}× | ${cpu(off)} | ${cpu(on)} |`);
+  }
+} finally {
+  for (const server of Object.values(servers)) await stopChild(server.child);
+  receiver.close();
+}
+console.log(
+  `${workload.label}: ${rounds} round(s) of ${duration} s per cell, 16 connections; spans received: ${received.posts} POSTs, ${received.bytes} bytes\n`,
+);
+console.log(lines.join('\n'));
