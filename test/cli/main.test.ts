@@ -28,6 +28,7 @@ describe('skillport CLI', () => {
     ['frobnicate'],
     ['--no-such-flag'],
     ['serve', '--log-level', 'loud'],
+    ['serve', '--log-format', 'xml'],
     ['serve', '--page-size', '0'],
     ['serve', '--http', 'nowhere'],
     ['get'],

@@ -7,7 +7,7 @@ import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
 import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
-import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
+import { createStderrLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../logger.js';
 import { OAUTH_FLAGS, oauthOptions } from './serve-auth.js';
 import { shareChanges } from './share-changes.js';
 
@@ -22,6 +22,13 @@ function hookSecret(values: Invocation['values'], env: Record<string, string | u
   // Named but empty: the user meant a hook, and it would answer 404 without a word.
   if (!secret) throw new UsageError(`--hook-secret-env names ${variable}, which is not set`, 'serve');
   return secret;
+}
+
+/** --log-format: text for people, json (one object per line) for log pipelines. */
+function logFormat(value: string | undefined): LogFormat {
+  const format = (value ?? 'text') as LogFormat;
+  if (!LOG_FORMATS.includes(format)) throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}`, 'serve');
+  return format;
 }
 
 /** --name, --title and --instructions; a name or title must say something. */
@@ -53,7 +60,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   } else if (values.watch) throw new UsageError('--watch does not apply to a git source: it is fetched every --pull-interval', 'serve');
   const secret = git !== undefined && address !== undefined ? hookSecret(values, env) : undefined;
   const cacheDir = gitCacheDir(values['cache-dir'], env);
-  const logger = createStderrLogger(level, (line) => io.stderr.write(line));
+  const logger = createStderrLogger(level, (line) => io.stderr.write(line), logFormat(values['log-format']));
   const { server, folder } = await skillsServer(folders, {
     watch: values.watch === true,
     tools: values['no-tools'] !== true,
