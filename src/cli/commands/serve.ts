@@ -77,6 +77,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
       ...(cacheDir !== undefined ? { cacheDir } : {}),
     },
   });
+  if (level === 'debug') server.observe((await import('../request-log.js')).requestLog(logger));
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
