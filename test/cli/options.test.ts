@@ -46,7 +46,7 @@ const VALUES: Record<string, string | undefined> = {
   instructions: 'i',
   arg: 'who=x',
   'log-level': 'info',
-  'log-format': 'json',
+  'log-format': 'text',
   'page-size': '5',
   'auth-token': 'secret',
   'allow-origin': 'http://localhost',
