@@ -6,7 +6,7 @@
  */
 export type { MetricsOptions, MetricsServer } from './telemetry/listener.js';
 export { METRICS_PATH, serveMetrics } from './telemetry/listener.js';
-export { DURATION_BUCKETS, operationMetrics } from './telemetry/operations.js';
+export { DURATION_BUCKETS, errorTypeOf, operationMetrics, targetOf } from './telemetry/operations.js';
 export type { Counter, Gauge, Histogram, Labels } from './telemetry/registry.js';
 export { MetricsRegistry } from './telemetry/registry.js';
 export type { Tracing, TracingOptions } from './telemetry/tracing/index.js';

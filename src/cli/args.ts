@@ -33,6 +33,7 @@ export const OPTIONS = {
   json: { type: 'boolean' },
   strict: { type: 'boolean' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'page-size': { type: 'string' },
   'auth-token': { type: 'string' },
   'auth-issuer': { type: 'string' },

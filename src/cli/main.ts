@@ -13,6 +13,7 @@ import { serve } from './commands/serve.js';
 import { usage } from './commands/usage-report.js';
 import { type CliIo, packageVersion } from './context.js';
 import { leanHeapAllowed } from './heap.js';
+import { createStderrLogger } from './logger.js';
 import { printLine } from './output.js';
 import { type CommandName, commandHelp, generalHelp, isCommand, usageLine } from './usage.js';
 
@@ -49,9 +50,12 @@ async function dispatch(invocation: Invocation & { command: CommandName }, io: C
 
 /** Runs the command line `argv` (without node and script) and returns the exit code. */
 export async function run(argv: string[], io: CliIo, env: Record<string, string | undefined> = {}): Promise<number> {
+  // serve --log-format json: a failure is an entry like the others, so the pipeline reading them sees why it stopped.
+  let json = false;
   try {
     const invocation = parse(argv);
     const { command, values } = invocation;
+    json = command === 'serve' && values['log-format'] === 'json';
     if (values.help) {
       io.stdout.write(command === undefined || command === 'help' ? help(invocation.args) : commandHelp(command));
       return 0;
@@ -69,7 +73,9 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
       return 2;
     }
     // Loaders' and git's errors name files and quote far ends.
-    printLine(io.stderr, `skillport: ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (json) createStderrLogger('error', (line) => io.stderr.write(line), 'json').error(message);
+    else printLine(io.stderr, `skillport: ${message}`);
     return 1;
   }
 }

@@ -19,6 +19,7 @@ export type OptionName =
   | 'json'
   | 'strict'
   | 'log-level'
+  | 'log-format'
   | 'page-size'
   | 'auth-token'
   | 'auth-issuer'
@@ -53,6 +54,7 @@ const LABELS: Record<OptionName, string> = {
   json: '--json',
   strict: '--strict',
   'log-level': '--log-level L',
+  'log-format': '--log-format F',
   'page-size': '--page-size N',
   'auth-token': '--auth-token T',
   'auth-issuer': '--auth-issuer URL',
@@ -106,7 +108,8 @@ export const COMMANDS = {
       name: 'server name sent to clients (default: skillport)',
       title: 'server title clients display (default: the --name, else skillport)',
       instructions: 'instructions sent to clients on initialize and discover ("" sends none)',
-      'log-level': 'debug | info | warn | error | silent (default: info), to stderr',
+      'log-level': 'debug | info | warn | error | silent (default: info), to stderr; debug adds an entry per request',
+      'log-format': 'text | json (default: text): json writes one object per line with time, level and msg',
       'page-size': 'items per page of list results (default: 50)',
       http: 'Streamable HTTP instead of stdio, endpoint /mcp (a bare PORT means 127.0.0.1)',
       'auth-token': 'with --http: require this bearer token (or env SKILLPORT_AUTH_TOKEN)',

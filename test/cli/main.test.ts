@@ -28,6 +28,7 @@ describe('skillport CLI', () => {
     ['frobnicate'],
     ['--no-such-flag'],
     ['serve', '--log-level', 'loud'],
+    ['serve', '--log-format', 'xml'],
     ['serve', '--page-size', '0'],
     ['serve', '--http', 'nowhere'],
     ['get'],
@@ -52,6 +53,13 @@ describe('skillport CLI', () => {
     const result = cli('serve', `${ROOT}no-such-folder`);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(`skillport: no such folder: ${ROOT}no-such-folder\n`);
+  });
+
+  it('writes the failure as a JSON entry with --log-format json', () => {
+    const result = cli('serve', `${ROOT}no-such-folder`, '--log-format', 'json');
+    expect(result.status).toBe(1);
+    expect(result.stderr.endsWith('\n') && result.stderr.indexOf('\n') === result.stderr.length - 1).toBe(true);
+    expect(JSON.parse(result.stderr)).toEqual({ time: expect.any(String), level: 'error', msg: `no such folder: ${ROOT}no-such-folder` });
   });
 
   it('lists prompts with their arguments, as text and as JSON', () => {

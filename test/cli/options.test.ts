@@ -20,6 +20,7 @@ const ACCEPTED: Record<string, string[]> = {
     'title',
     'instructions',
     'log-level',
+    'log-format',
     'page-size',
     'http',
     'auth-token',
@@ -45,6 +46,7 @@ const VALUES: Record<string, string | undefined> = {
   instructions: 'i',
   arg: 'who=x',
   'log-level': 'info',
+  'log-format': 'text',
   'page-size': '5',
   'auth-token': 'secret',
   'allow-origin': 'http://localhost',
@@ -99,6 +101,15 @@ describe('flags per command', () => {
   it.each([
     [['serve', '--name', ''], '--name must not be empty'],
     [['serve', '--title', ' '], '--title must not be empty'],
+    // Logged as given: a URL with credentials would put them in the log.
+    [
+      ['serve', '--http', '0', '--auth-issuer', 'https://as:hunter2@login.example.com/'],
+      '--auth-issuer must not hold a user or password (the client secret goes in --auth-client-secret-env)',
+    ],
+    [
+      ['serve', '--http', '0', '--auth-issuer', 'https://login.example.com/', '--auth-introspection', 'https://id:hunter2@login.example.com/i'],
+      '--auth-introspection must not hold a user or password (the client secret goes in --auth-client-secret-env)',
+    ],
     [['get', 'greeting', '--arg', 'who=a', '--arg', 'who=b'], '--arg who is given twice'],
     [['get', 'greeting', VALID], 'get expects one prompt NAME (folders go in --dir)'],
     [['complete', 'greeting', 'who', 'x', VALID], 'complete expects NAME ARG [VALUE] (folders go in --dir)'],

@@ -29,6 +29,9 @@ function httpUrl(value: string, flag: string): string {
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
     throw new UsageError(`--${flag} must be an https URL (http only on loopback)`, 'serve');
+  // The URL is logged (the issuer at start, an endpoint when it cannot be reached): a password in it would be too.
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError(`--${flag} must not hold a user or password (the client secret goes in --auth-client-secret-env)`, 'serve');
   return value;
 }
 
@@ -52,10 +55,11 @@ export function oauthOptions(values: Invocation['values'], env: Record<string, s
       throw new UsageError('--auth-client-id and --auth-client-secret-env apply only with --auth-introspection', 'serve');
     return options;
   }
+  const introspection = httpUrl(endpoint, 'auth-introspection');
   if (clientId === undefined || secretVar === undefined)
     throw new UsageError('--auth-introspection needs --auth-client-id and --auth-client-secret-env', 'serve');
   const clientSecret = env[secretVar];
   if (!clientSecret) throw new UsageError(`--auth-client-secret-env: the environment variable ${secretVar} is not set`, 'serve');
-  options.introspection = { endpoint: httpUrl(endpoint, 'auth-introspection'), clientId, clientSecret };
+  options.introspection = { endpoint: introspection, clientId, clientSecret };
   return options;
 }

@@ -7,7 +7,7 @@ import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
 import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
-import { createStderrLogger, LOG_LEVELS, type LogLevel } from '../logger.js';
+import { createStderrLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../logger.js';
 import { OAUTH_FLAGS } from './serve-auth.js';
 import { serveOverHttp } from './serve-http.js';
 import { folderMetrics, metricsAddress, startMetrics } from './serve-metrics.js';
@@ -24,6 +24,13 @@ function hookSecret(values: Invocation['values'], env: Record<string, string | u
   // Named but empty: the user meant a hook, and it would answer 404 without a word.
   if (!secret) throw new UsageError(`--hook-secret-env names ${variable}, which is not set`, 'serve');
   return secret;
+}
+
+/** --log-format: text for people, json (one object per line) for log pipelines. */
+function logFormat(value: string | undefined): LogFormat {
+  const format = (value ?? 'text') as LogFormat;
+  if (!LOG_FORMATS.includes(format)) throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}`, 'serve');
+  return format;
 }
 
 /** --name, --title and --instructions; a name or title must say something. */
@@ -55,7 +62,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   } else if (values.watch) throw new UsageError('--watch does not apply to a git source: it is fetched every --pull-interval', 'serve');
   const secret = git !== undefined && address !== undefined ? hookSecret(values, env) : undefined;
   const cacheDir = gitCacheDir(values['cache-dir'], env);
-  const logger = createStderrLogger(level, (line) => io.stderr.write(line));
+  const logger = createStderrLogger(level, (line) => io.stderr.write(line), logFormat(values['log-format']));
   const metricsAt = metricsAddress(values.metrics);
   const metrics = metricsAt && (await folderMetrics());
   const { server, folder } = await skillsServer(folders, {
@@ -76,6 +83,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     },
   });
   const tracing = await serveTracing(server, env, logger);
+  if (level === 'debug') server.observe((await import('../request-log.js')).requestLog(logger));
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
