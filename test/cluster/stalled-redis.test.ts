@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpAnswer, httpSend } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
-import { createReplica, type RedisServer, type Replica, startRedis, tempDir, until } from './_processes.js';
+import { createReplica, freePort, type RedisServer, type Replica, startRedis, tempDir, until } from './_processes.js';
 
 const PASSWORD = 'cluster-Secret/with%odd:chars';
 const VERSION = '2025-11-25';
@@ -24,12 +24,16 @@ const STALL_MS = 30_000;
 let dir: ReturnType<typeof tempDir>;
 let redis: RedisServer;
 let replicas: Replica[] = [];
+/** Each replica's metrics (`--metrics`), where the outage shows as well as in the log. */
+const metricsPorts: number[] = [];
 
 beforeAll(async () => {
   dir = tempDir('skillport-stalled-redis-');
   redis = await startRedis(dir.path, { password: PASSWORD });
   for (let i = 0; i < 2; i++) {
-    const replica = await createReplica({ source: `${ROOT}test/fixtures/skills/valid`, redis: redis.url, args: ['--log-level', 'debug'] });
+    metricsPorts.push(await freePort());
+    const metrics = ['--metrics', `127.0.0.1:${metricsPorts[i]}`];
+    const replica = await createReplica({ source: `${ROOT}test/fixtures/skills/valid`, redis: redis.url, args: ['--log-level', 'debug', ...metrics] });
     replicas.push(replica);
     await replica.start();
   }
@@ -58,6 +62,13 @@ const ping = (replica: Replica, session: string) => send(replica, { jsonrpc: '2.
 
 /** The lines a replica logged at warn or error since `from`. */
 const warnings = (replica: Replica, from: number) => replica.log.slice(from).filter((line) => / (warn|error): /.test(line));
+
+/** One sample of replica `i`'s metrics, or undefined. */
+async function metric(i: number, series: string): Promise<number | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPorts[i]}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.split(' ').pop());
+}
 
 function expectUnavailable(answer: HttpAnswer): void {
   expect(answer.status, answer.body).toBe(503);
@@ -88,6 +99,9 @@ describe('a stalled Redis (SIGSTOP)', () => {
       expectUnavailable(await ping(b, session));
       const ready = await httpSend(b.url.replace(/\/mcp$/, '/readyz'), { method: 'GET', agent: false, timeoutMs: HANG_GUARD_MS });
       expect(ready.status).toBe(503);
+      // The metrics say so too: Redis down, and the refusals counted by their reason.
+      expect(await metric(1, 'skillport_dependency_up{dependency="redis"}')).toBe(0);
+      expect(await metric(1, 'skillport_http_refusals_total{reason="shared_state"}')).toBe(2);
       // All of it while Redis was still stopped.
       expect(resumed).toBe(false);
     } finally {
@@ -104,6 +118,8 @@ describe('a stalled Redis (SIGSTOP)', () => {
       expect(logged[0]).toMatch(/^skillport warn: Redis at 127\.0\.0\.1:\d+ is out of reach \(no answer within 1000 ms\)/);
       expect(replica.log.slice(marks[i]).filter((l) => l.includes('answers again'))).toHaveLength(1);
     }
+    expect(await metric(1, 'skillport_dependency_up{dependency="redis"}')).toBe(1);
+    expect(await metric(1, 'skillport_dependency_outages_total{dependency="redis"}')).toBe(1);
   });
 });
 

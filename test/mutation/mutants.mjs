@@ -7,6 +7,26 @@
  * whichever test is better, and hides the other.
  */
 export const MUTANTS = [
+  // The metrics listener (telemetry/listener.ts): skill names are private, so no DNS rebinding.
+  {
+    id: 'metrics-host',
+    rule: 'the metrics listener bound to loopback answers only loopback Host names',
+    file: 'src/telemetry/listener.ts',
+    find: "if (loopbackOnly && !LOOPBACK.test(request.headers.host ?? '')) return send(403, 'Forbidden: Host header not allowed\\n');",
+    replace: "if (loopbackOnly && LOOPBACK.test('x')) return send(403, 'Forbidden: Host header not allowed\\n');",
+    tests: ['test/telemetry/metrics.test.ts'],
+    build: true,
+  },
+  // Metrics labels name only what the server serves: a client cannot open series.
+  {
+    id: 'metrics-label-names',
+    rule: 'a prompt or tool name is a metrics label only when the request did not fail on its params',
+    file: 'src/telemetry/operations.ts',
+    find: "if (typeof name !== 'string' || errorType === String(INVALID_PARAMS) || errorType === 'cancelled') return {};",
+    replace: "if (typeof name !== 'string' || errorType === 'cancelled') return {};",
+    tests: ['test/telemetry/metrics.test.ts'],
+    build: true,
+  },
   // Static bearer token (transport/http/auth/static-token.ts).
   {
     id: 'token-compare',

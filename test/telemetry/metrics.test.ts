@@ -79,6 +79,8 @@ beforeAll(async () => {
   await client.getPrompt({ name: 'greeting', arguments: { who: 'Ada' } });
   await client.getPrompt({ name: 'greeting', arguments: { who: 'Lin', language: 'french' } });
   await expect(client.getPrompt({ name: 'no-such-prompt-xyz', arguments: {} })).rejects.toThrow();
+  // An unknown tool is -32602 (or an isError result, as the revision says): its name opens no series either.
+  await client.callTool({ name: 'no-such-tool-xyz', arguments: {} }).catch(() => undefined);
   await client.callTool({ name: 'load_skill', arguments: { name: 'pdf-tools' } });
   await client.callTool({ name: 'read_skill_file', arguments: { skill: 'pdf-tools', path: 'references/forms.md' } });
   await client.callTool({ name: 'load_skill', arguments: { query: 'pdf' } });
@@ -105,6 +107,7 @@ describe('serve --metrics', () => {
     );
     // A name the client made up opens no series.
     expect(text).not.toContain('no-such-prompt-xyz');
+    expect(text).not.toContain('no-such-tool-xyz');
     expect(sample(text, 'skillport_http_sessions_open', {})).toBe(1);
     expect(sample(text, 'skillport_requests_in_flight', {})).toBe(0);
   });
