@@ -1,9 +1,10 @@
-// Tracing off against on: the same build served twice, once without OTEL_*
-// variables and once exporting every span (always_on) to a local OTLP
-// receiver that reads and discards them, alternating in one run so the cost
-// shows above the noise of a shared machine.
+// Tracing (or metrics) off against on: the same build served twice, once
+// without OTEL_* variables and once exporting every span (always_on) to a
+// local OTLP receiver that reads and discards them, alternating in one run
+// so the cost shows above the noise of a shared machine. With
+// --what=metrics, "on" is metrics as `serve --metrics` has them instead.
 //
-//   npm run bench:tracing -- [--rounds=5] [--duration=2] [--workload=get]
+//   npm run bench:tracing -- [--rounds=5] [--duration=2] [--workload=get] [--what=tracing|metrics]
 //
 // Each cell is the median of its rounds, on and off taking turns to go
 // first; the receiver runs in this process, as light as a socket that reads.
@@ -22,6 +23,8 @@ const duration = Number(flag('duration', '2'));
 const workload = WORKLOADS.find((w) => w.id === flag('workload', 'get'));
 if (!workload) throw new Error(`--workload must be one of ${WORKLOADS.map((w) => w.id).join(', ')}`);
 const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' };
+const what = flag('what', 'tracing');
+if (what !== 'tracing' && what !== 'metrics') throw new Error('--what must be tracing or metrics');
 
 const received = { posts: 0, bytes: 0 };
 const receiver = createServer((request, response) => {
@@ -41,7 +44,10 @@ const script = join(HEAD, 'bench/servers/skillport.mjs');
 for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_')) delete process.env[key];
 const servers = {
   off: await startHttpServer({ script }),
-  on: await startHttpServer({ script, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } }),
+  on: await startHttpServer({
+    script,
+    env: what === 'tracing' ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } : { SKILLPORT_BENCH_METRICS: '1' },
+  }),
 };
 const lines = ['| Cell | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
 try {
@@ -71,6 +77,6 @@ try {
   receiver.close();
 }
 console.log(
-  `${workload.label}: ${rounds} round(s) of ${duration} s per cell, 16 connections; spans received: ${received.posts} POSTs, ${received.bytes} bytes\n`,
+  `${workload.label}, ${what}: ${rounds} round(s) of ${duration} s per cell, 16 connections; spans received: ${received.posts} POSTs, ${received.bytes} bytes\n`,
 );
 console.log(lines.join('\n'));

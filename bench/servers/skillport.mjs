@@ -38,6 +38,10 @@ if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) {
   if (!tracing) unavailable('OTEL_EXPORTER_OTLP_ENDPOINT is set but tracing did not start');
 }
 
+// SKILLPORT_BENCH_METRICS=1 (bench/tracing.mjs --what=metrics): metrics on as `serve --metrics`
+// turns them on: the MCP metrics observed, the HTTP transport's own, a listener of their own.
+const metrics = process.env.SKILLPORT_BENCH_METRICS === '1' ? await (await import('../../dist/telemetry.js')).serveMetrics(server, { port: 0 }) : undefined;
+
 if (mode === 'http') {
   let serveHttp;
   try {
@@ -45,7 +49,7 @@ if (mode === 'http') {
   } catch (error) {
     unavailable(`dist/http.js: ${error.message}`);
   }
-  const running = await serveHttp(server, { host: '127.0.0.1', port, path: '/mcp' });
+  const running = await serveHttp(server, { host: '127.0.0.1', port, path: '/mcp', ...(metrics ? { metrics: metrics.registry } : {}) });
   onTerm(() => running.close());
   ready(running.url.href);
 } else {

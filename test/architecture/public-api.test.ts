@@ -69,4 +69,18 @@ describe('public API', () => {
     const entry = await import('../../src/stdio.js');
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
+
+  it('exports metrics and traces from skillport/telemetry', async () => {
+    const entry = await import('../../src/telemetry.js');
+    expect(Object.keys(entry).sort()).toEqual([
+      'DURATION_BUCKETS',
+      'METRICS_PATH',
+      'MetricsRegistry',
+      'errorTypeOf',
+      'operationMetrics',
+      'serveMetrics',
+      'startTracing',
+      'targetOf',
+    ]);
+  });
 });
