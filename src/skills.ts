@@ -12,3 +12,4 @@ export { formatIssue } from './skills/load/issues.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
 export type { SkillSurface, UseListener } from './skills/usage.js';
+export { usageNames } from './skills/usage.js';

@@ -10,6 +10,7 @@ import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceProvider } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
 import type { ToolProvider } from '../core/tools.js';
+import type { Catalogue, PromptEntry } from './catalogue/catalogue.js';
 import { byUri } from './catalogue/uri-lookup.js';
 import type { LiveCatalogue } from './live-catalogue.js';
 import { LOAD_SKILL, READ_SKILL_FILE } from './tools/skill-tools.js';
@@ -44,11 +45,25 @@ function after<T>(value: T | Promise<T>, then: (done: T) => void): T | Promise<T
   return value;
 }
 
+/** The name a use of `entry` counts under: its skill's path, or the prompt's own name for a prompt of no skill. */
+function usageName(entry: PromptEntry): string {
+  return entry.skill?.path ?? entry.prompt.name;
+}
+
+/** Every name a use may count under in `catalogue`, used or not: each skill's path, then each prompt of no skill. */
+export function usageNames(catalogue: Catalogue): string[] {
+  const loose = catalogue.prompts.flatMap((prompt) => {
+    const entry = catalogue.promptsByName.get(prompt.name);
+    return entry && entry.skill === undefined ? [usageName(entry)] : [];
+  });
+  return [...catalogue.skills.map((skill) => skill.path), ...loose];
+}
+
 export function countedProviders(live: LiveCatalogue, providers: CountedProviders, onUse: UseListener): CountedProviders {
   const { prompts, resources, skills, tools } = providers;
   const promptUse = (name: string): void => {
     const entry = live.current.promptsByName.get(name);
-    if (entry) onUse(entry.skill?.path ?? entry.prompt.name, 'prompt');
+    if (entry) onUse(usageName(entry), 'prompt');
   };
   const fileUse = (uri: string): void => {
     const entry = byUri(live.current.files, uri);

@@ -6,7 +6,7 @@
  * and the HTTP transport's own from `serveHttp`'s `metrics`.
  */
 import type { Server } from '../../index.js';
-import type { GitSkillsFolder, SkillsFolder } from '../../skills.js';
+import { type GitSkillsFolder, type SkillsFolder, usageNames } from '../../skills.js';
 // Types only: the telemetry entry is imported when --metrics is given, so a serve without it loads none of it.
 import type { Labels, MetricsRegistry, MetricsServer } from '../../telemetry.js';
 import { hostPort } from '../args.js';
@@ -53,12 +53,10 @@ export async function startMetrics(
   address: { host: string; port: number },
 ): Promise<MetricsServer> {
   // Every skill served, used or not: `skillport usage` lists the ones never used from this.
-  // Named as the uses are (skills/usage.ts): a skill by its path, a prompt of no skill by its name.
-  registry.gaugeOf('skillport_skill_info', 'Each skill, and each prompt of no skill (prompt files, shared references), served now: 1.', ['skill'], () => {
-    const { skills, prompts, promptsByName } = folder.catalogue;
-    const loose = prompts.filter((prompt) => promptsByName.get(prompt.name)?.skill === undefined).map((prompt) => prompt.name);
-    return [...skills.map((skill) => skill.path), ...loose].map((skill): [Labels, number] => [{ skill }, 1]);
-  });
+  // Named as the uses are, by the one rule of skills/usage.ts.
+  registry.gaugeOf('skillport_skill_info', 'Each skill, and each prompt of no skill (prompt files, shared references), served now: 1.', ['skill'], () =>
+    usageNames(folder.catalogue).map((skill): [Labels, number] => [{ skill }, 1]),
+  );
   registry.gaugeOf('skillport_catalogue_prompts', 'Prompts served now.', [], () => [[{}, folder.catalogue.prompts.length]]);
   if ('commit' in folder)
     registry.gaugeOf('skillport_git_commit_info', 'The commit of the git source served now, 1.', ['commit'], () => [[{ commit: folder.commit }, 1]]);
