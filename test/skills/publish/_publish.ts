@@ -22,7 +22,8 @@ export const BINARY = Uint8Array.from({ length: 300 }, (_, i) => (i * 7 + 3) % 2
 
 /** Path → content of the folder; a skill is its folder's files. */
 export const FILES: Record<string, string | Uint8Array> = {
-  'plain-notes/SKILL.md': '---\nname: plain-notes\ndescription: Keeps meeting notes short and dated. Use for any notes task.\n---\n# Notes\n\nDate every entry.\n',
+  'plain-notes/SKILL.md':
+    '---\nname: plain-notes\ndescription: Keeps meeting notes short and dated. Use for any notes task.\n---\n# Notes\n\nDate every entry.\n',
   'field-kit/SKILL.md':
     '---\nname: field-kit\ndescription: Packs a survey field kit from a checklist. Use before a site visit.\n---\n# Field kit\n\nRead [the list](references/lists/kit.md), then run `scripts/pack.sh`.\n',
   'field-kit/references/lists/kit.md': '# Kit\n\n- tape\n- level\n- notebook\n',

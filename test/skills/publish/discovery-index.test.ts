@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../_http-client.js';
 import { runCli } from '../../cli/_run.js';
-import { FILES, fetchBytes, filesUnder, INDEX_PATH, indexValidator, rawGet, type Running, startServe, writeSkills } from './_publish.js';
+import { FILES, fetchBytes, filesUnder, INDEX_PATH, indexValidator, type Running, rawGet, startServe, writeSkills } from './_publish.js';
 
 interface Entry {
   name: string;
