@@ -3,7 +3,7 @@
 const SHIM = new URL('./_skills-cli-fs-promises.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, next) {
-  const fromSkills = context.parentURL !== undefined && context.parentURL.includes('/node_modules/skills/');
+  const fromSkills = context.parentURL?.includes('/node_modules/skills/') === true;
   if (fromSkills && (specifier === 'fs/promises' || specifier === 'node:fs/promises')) return { url: SHIM, shortCircuit: true };
   return next(specifier, context);
 }
