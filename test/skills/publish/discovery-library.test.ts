@@ -52,7 +52,9 @@ describe('discoveryRoutes', () => {
   it('never serves a changed file under its old digest: the folder reloads and the new bytes go with the new index', async () => {
     const { dir, origin } = await start();
     const before = (await entries(origin)).find((entry) => entry.name === 'plain-notes');
-    const changed = `${FILES['plain-notes/SKILL.md'] as string}Changed behind the server's back.\n`;
+    // The same size, so only the digest tells (a size that differs is refused before that).
+    const changed = (FILES['plain-notes/SKILL.md'] as string).replace('Date every entry.', 'Date EVERY entry.');
+    expect(changed).not.toBe(FILES['plain-notes/SKILL.md']);
     writeFileSync(join(dir, 'plain-notes/SKILL.md'), changed);
     const got = await fetchBytes(origin, '/.well-known/agent-skills/plain-notes/SKILL.md');
     expect(got.status).toBe(200);
