@@ -97,7 +97,7 @@ describe('a search', () => {
       'readme/SKILL.md': skillMd('readme', 'Writes a README that docs the project.'),
       'dxoxcxs/SKILL.md': skillMd('dxoxcxs', 'Nothing to do with it.'),
     });
-    expect(await search(folder, 'docs')).toEqual(['docs', 'docs-style', 'api-docs', 'readme', 'dxoxcxs']);
+    expect(await search(folder, 'docs')).toEqual(['docs', 'docs-style', 'api-docs', 'readme']);
     // Spaces stand for the hyphens of a name.
     expect((await search(folder, 'api docs'))[0]).toBe('api-docs');
   });
