@@ -45,6 +45,8 @@ interface SearchIndexes {
   names: CompletionIndex;
   /** The relevance ranking over names, descriptions and headings (search.ts). */
   relevance: SearchIndex;
+  /** Lower-case names with their listing positions, sorted: a name and its prefixes found by bisection. */
+  sorted: readonly { readonly name: string; readonly at: number }[];
 }
 
 /**
@@ -113,9 +115,12 @@ export class SkillDirectory {
       relevance: new SearchIndex(
         this.entries.map((e) => ({ name: e.prompt.name, description: e.skill.description, body: e.skill.text.slice(e.skill.bodyOffset) })),
       ),
+      sorted: this.entries
+        .map((e, at) => ({ name: e.prompt.name.toLowerCase(), at }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.at - b.at)),
     };
     const key = nameKey(query);
-    const byName = key.length < 2 ? [] : this.#byNameKey(key);
+    const byName = key.length < 2 ? [] : this.#byNameKey(key, this.#index.sorted);
     const terms = SearchIndex.termsOf(query);
     const taken = new Set(byName);
     const ranked = this.#index.relevance
@@ -128,15 +133,24 @@ export class SkillDirectory {
   }
 
   /** The skill named `key`, then those whose name starts with `key` and a hyphen, in listing order. */
-  #byNameKey(key: string): DirectoryEntry[] {
-    const out: DirectoryEntry[] = [];
-    let exact: DirectoryEntry | undefined;
-    for (const entry of this.entries) {
-      const name = entry.prompt.name.toLowerCase();
-      if (name === key) exact = entry;
-      else if (name.startsWith(key) && name[key.length] === '-') out.push(entry);
+  #byNameKey(key: string, sorted: SearchIndexes['sorted']): DirectoryEntry[] {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((sorted[mid] as { name: string }).name < key) low = mid + 1;
+      else high = mid;
     }
-    return exact ? [exact, ...out] : out;
+    let exact = Number.POSITIVE_INFINITY;
+    const starting: number[] = [];
+    for (let i = low; i < sorted.length && (sorted[i] as { name: string }).name.startsWith(key); i++) {
+      const { name, at } = sorted[i] as { name: string; at: number };
+      if (name === key) exact = Math.min(exact, at);
+      else if (name[key.length] === '-') starting.push(at);
+    }
+    starting.sort((a, b) => a - b);
+    const positions = exact < Number.POSITIVE_INFINITY ? [exact, ...starting] : starting;
+    return positions.map((at) => this.entries[at] as DirectoryEntry);
   }
 }
 
