@@ -12,7 +12,7 @@
  * the postings of its terms only. Skills scoring under CUTOFF of the best are left out:
  * an answer lists what matches well, not every skill that shares a word with the query.
  */
-import { termsOf } from './terms.js';
+import { lastWordOf, termsOf } from './terms.js';
 
 /** What is ranked of one skill: its name, its description and its SKILL.md body. */
 export interface SearchDocument {
@@ -54,6 +54,10 @@ export const CUTOFF = 0.3;
 /** Most distinct terms of a query taken: each costs a walk of its postings. */
 const MAX_QUERY_TERMS = 32;
 
+/** Most words a word being typed is completed to, and the fewest letters it needs first. */
+const MAX_COMPLETIONS = 32;
+const MIN_COMPLETED = 3;
+
 /** Heading lines of a Markdown body, outside fenced code (CommonMark §4.2 ATX headings, §4.5 fences). */
 export function headingsOf(body: string): string {
   const out: string[] = [];
@@ -85,10 +89,14 @@ interface Posting {
 export class SearchIndex {
   readonly #postings = new Map<string, Posting>();
   readonly #count: number;
+  /** Each word of the skills as written (lower case) and its term, for completing a word being typed. */
+  readonly #surfaces = new Map<string, string>();
+  #sortedSurfaces: string[] | undefined;
 
   constructor(documents: readonly SearchDocument[]) {
     this.#count = documents.length;
-    const fields = documents.map((d) => [termsOf(d.name), termsOf(d.description), termsOf(headingsOf(d.body))]);
+    const seen = this.#surfaces;
+    const fields = documents.map((d) => [termsOf(d.name, seen), termsOf(d.description, seen), termsOf(headingsOf(d.body), seen)]);
     const averages = FIELDS.map((_, f) => {
       let total = 0;
       for (const terms of fields) total += (terms[f] as string[]).length;
@@ -118,24 +126,60 @@ export class SearchIndex {
     return [...new Set(termsOf(query))].slice(0, MAX_QUERY_TERMS);
   }
 
-  /** The documents matching `terms` well, best first, ties in document order. */
-  rank(terms: readonly string[]): SearchHit[] {
+  /**
+   * The documents matching `query` well, best first, ties in document order. When the
+   * query's last word is no term of any skill, it is taken as a word being typed (a search
+   * as you type, or a word cut short) and stands for the skills' words it starts, scored as
+   * one term: each document counts its best completion.
+   */
+  search(query: string): SearchHit[] {
+    return this.rank(SearchIndex.termsOf(query), this.#completions(lastWordOf(query)));
+  }
+
+  /** The documents matching `terms`, and one of `completions`, above the cutoff: best first, ties in document order. */
+  rank(terms: readonly string[], completions: readonly string[] = []): SearchHit[] {
     const scores = new Map<number, number>();
-    for (const term of terms) {
-      const posting = this.#postings.get(term);
-      if (!posting) continue;
-      const df = posting.docs.length;
-      const idf = Math.log(1 + (this.#count - df + 0.5) / (df + 0.5));
-      for (let i = 0; i < df; i++) {
-        const doc = posting.docs[i] as number;
-        const tf = posting.tfs[i] as number;
-        scores.set(doc, (scores.get(doc) ?? 0) + (idf * tf * (K1 + 1)) / (K1 + tf));
-      }
-    }
-    let best = 0;
-    for (const score of scores.values()) best = Math.max(best, score);
+    for (const term of terms) this.#score(term, (doc, score) => scores.set(doc, (scores.get(doc) ?? 0) + score));
+    const best = new Map<number, number>();
+    for (const term of completions) this.#score(term, (doc, score) => best.set(doc, Math.max(best.get(doc) ?? 0, score)));
+    for (const [doc, score] of best) scores.set(doc, (scores.get(doc) ?? 0) + score);
+    let top = 0;
+    for (const score of scores.values()) top = Math.max(top, score);
     const hits: SearchHit[] = [];
-    for (const [at, score] of scores) if (score >= best * CUTOFF) hits.push({ at, score });
+    for (const [at, score] of scores) if (score >= top * CUTOFF) hits.push({ at, score });
     return hits.sort((a, b) => b.score - a.score || a.at - b.at);
+  }
+
+  /** Each document's BM25F score for one term. */
+  #score(term: string, add: (doc: number, score: number) => void): void {
+    const posting = this.#postings.get(term);
+    if (!posting) return;
+    const df = posting.docs.length;
+    const idf = Math.log(1 + (this.#count - df + 0.5) / (df + 0.5));
+    for (let i = 0; i < df; i++) {
+      const tf = posting.tfs[i] as number;
+      add(posting.docs[i] as number, (idf * tf * (K1 + 1)) / (K1 + tf));
+    }
+  }
+
+  /** The terms of the skills' words that `word` starts, when `word` itself is no term of theirs. */
+  #completions(word: string): string[] {
+    if (word.length < MIN_COMPLETED) return [];
+    const own = termsOf(word);
+    if (own.length === 0 || own.some((t) => this.#postings.has(t))) return [];
+    this.#sortedSurfaces ??= [...this.#surfaces.keys()].sort();
+    const sorted = this.#sortedSurfaces;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((sorted[mid] as string) < word) low = mid + 1;
+      else high = mid;
+    }
+    const out = new Set<string>();
+    for (let i = low; i < sorted.length && out.size < MAX_COMPLETIONS && (sorted[i] as string).startsWith(word); i++) {
+      out.add(this.#surfaces.get(sorted[i] as string) as string);
+    }
+    return [...out];
   }
 }

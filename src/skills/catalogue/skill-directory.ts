@@ -124,7 +124,7 @@ export class SkillDirectory {
     const terms = SearchIndex.termsOf(query);
     const taken = new Set(byName);
     const ranked = this.#index.relevance
-      .rank(terms)
+      .search(query)
       .map((hit) => this.entries[hit.at] as DirectoryEntry)
       .filter((entry) => !taken.has(entry));
     const found = [...byName, ...ranked];

@@ -78,17 +78,19 @@ function partEnds(previous: Kind, current: Kind, next: Kind): boolean {
   return previous === Kind.Digit || current === Kind.Digit || previous === Kind.Lower;
 }
 
-function addTerm(out: string[], word: string): void {
+function addTerm(out: string[], word: string, surfaces: Map<string, string> | undefined): void {
   if (word.length < 2 || word.length > MAX_WORD) return;
   const lower = word.toLowerCase();
   if (STOP_WORDS.has(lower)) return;
   const stemmed = stem(lower);
-  out.push(CANONICAL.get(stemmed) ?? stemmed);
+  const term = CANONICAL.get(stemmed) ?? stemmed;
+  out.push(term);
+  if (surfaces && !surfaces.has(lower)) surfaces.set(lower, term);
 }
 
 /** One run of letters and digits: the run, then its parts when it has more than one. */
-function addRun(out: string[], text: string, start: number, end: number, kinds: Kind[]): void {
-  addTerm(out, text.slice(start, end));
+function addRun(out: string[], text: string, start: number, end: number, kinds: Kind[], surfaces?: Map<string, string>): void {
+  addTerm(out, text.slice(start, end), surfaces);
   let from = start;
   const parts: string[] = [];
   for (let i = start + 1; i < end; i++) {
@@ -102,11 +104,14 @@ function addRun(out: string[], text: string, start: number, end: number, kinds: 
   }
   if (parts.length === 0) return;
   parts.push(text.slice(from, end));
-  for (const part of parts) addTerm(out, part);
+  for (const part of parts) addTerm(out, part, surfaces);
 }
 
-/** The terms of `text`, in order, repeats kept (a term's frequency counts). */
-export function termsOf(text: string): string[] {
+/**
+ * The terms of `text`, in order, repeats kept (a term's frequency counts); `surfaces`, when
+ * given, learns the term of each word as written (lower case), for completing a word being typed.
+ */
+export function termsOf(text: string, surfaces?: Map<string, string>): string[] {
   const out: string[] = [];
   const kinds: Kind[] = [];
   let start = -1;
@@ -120,8 +125,17 @@ export function termsOf(text: string): string[] {
       kinds.push(kind);
       continue;
     }
-    if (start >= 0) addRun(out, text, start, i, kinds);
+    if (start >= 0) addRun(out, text, start, i, kinds, surfaces);
     start = -1;
   }
   return out;
+}
+
+/** The last run of letters and digits in `text`, lower case ('' when there is none). */
+export function lastWordOf(text: string): string {
+  let end = text.length;
+  while (end > 0 && kindOf(text, end - 1) === Kind.Other) end--;
+  let start = end;
+  while (start > 0 && kindOf(text, start - 1) !== Kind.Other) start--;
+  return text.slice(start, end).toLowerCase();
 }

@@ -3,7 +3,8 @@
  * public collections (a file-format skill per format, task skills named by what they do):
  * a task sentence finds its skill through stems and synonyms, names win, one-letter and
  * stop-word queries find nothing, weak matches are cut off, words are cut at hyphens,
- * underscores, case and digits, ties keep listing order, and a large directory ranks alike.
+ * underscores, case and digits, a word being typed is completed, ties keep listing order,
+ * and a large directory ranks alike.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../../src/core/model.js';
@@ -113,6 +114,14 @@ describe('a search by relevance', () => {
     const listed = ((await folder.tools?.list())?.[0]?.description ?? '').split('\n').flatMap((l) => (l.startsWith('- ') ? [l.slice(2, l.indexOf(':'))] : []));
     expect(await search(folder, 'formatting reports')).toEqual(listed);
     expect(await search(folder, 'formatting reports')).toEqual(listed);
+  });
+
+  it('takes a last word that is no word of the skills as one being typed', async () => {
+    const folder = await open(COLLECTION);
+    expect(await search(folder, 'presentat')).toEqual(['slide-maker']);
+    expect((await search(folder, 'pivot workbo'))[0]).toBe('tabular');
+    // Fewer than three letters complete nothing.
+    expect(await search(folder, 'wo')).toEqual([]);
   });
 
   it('falls back to names holding the letters in order when no word matches', async () => {
