@@ -33,8 +33,6 @@ export interface DirectoryEntry {
   readonly skill: SkillRecord;
 }
 
-/** A run of letters or digits, to tell a query with words from one of punctuation alone. */
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 /** What a query's name key is cut at: `pdf forms` and `pdf_forms` are the name `pdf-forms`. */
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 /** Longest query whose name key is looked at: a name is short, and the key is built per call. */
@@ -106,10 +104,10 @@ export class SkillDirectory {
    * relevance (search.ts: BM25F over name, description and headings, cut off under a share
    * of the best); when nothing matches a query with words, names holding its letters in
    * order (a name misspelt). One-letter and stop words match nothing; ties keep listing
-   * order. A query without any letter or digit answers with every skill.
+   * order. An empty query answers with every skill, in listing order.
    */
   search(query: string): DirectoryEntry[] {
-    if (!WORD_CHARACTER.test(query)) return [...this.entries];
+    if (query.trim() === '') return [...this.entries];
     this.#index ??= {
       names: createCompletionIndex(this.entries.map((e) => e.prompt.name)),
       relevance: new SearchIndex(

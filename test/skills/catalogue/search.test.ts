@@ -74,12 +74,12 @@ describe('a search by relevance', () => {
     expect((await search(folder, 'PDF_Tools'))[0]).toBe('pdf-tools');
   });
 
-  it('answers nothing for one-letter and stop-word queries, and every skill for no word at all', async () => {
+  it('answers nothing for one-letter, stop-word and punctuation queries, and every skill for an empty one', async () => {
     const folder = await open(COLLECTION);
-    for (const query of ['a', 'x', 'I', 'the', 'of the and', 'use it when you need to', 'a b c']) {
+    for (const query of ['a', 'x', 'I', 'the', 'of the and', 'use it when you need to', 'a b c', ' ?! ']) {
       expect(await search(folder, query), query).toEqual([]);
     }
-    expect(await search(folder, ' ?! ')).toHaveLength(Object.keys(COLLECTION).length);
+    expect(await search(folder, ' ')).toHaveLength(Object.keys(COLLECTION).length);
   });
 
   it('leaves out skills that match only weakly', async () => {
@@ -122,6 +122,13 @@ describe('a search by relevance', () => {
     expect((await search(folder, 'pivot workbo'))[0]).toBe('tabular');
     // Fewer than three letters complete nothing.
     expect(await search(folder, 'wo')).toEqual([]);
+  });
+
+  it('answers a long, odd query like any other', async () => {
+    const folder = await open(COLLECTION);
+    const odd = `${'x'.repeat(100_000)} ${'PDF '.repeat(10_000)}\u0000\ud800 ${'ÿ'.repeat(50_000)}`;
+    expect((await search(folder, odd))[0]).toBe('pdf-tools');
+    expect(await search(folder, '\ud83d\ude00'.repeat(1000))).toHaveLength(0);
   });
 
   it('falls back to names holding the letters in order when no word matches', async () => {
