@@ -50,6 +50,8 @@ export const OPTIONS = {
   'hook-secret-env': { type: 'string' },
   redis: { type: 'string' },
   metrics: { type: 'string' },
+  to: { type: 'string' },
+  force: { type: 'boolean' },
   'trust-proxy': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },

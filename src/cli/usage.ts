@@ -37,6 +37,8 @@ export type OptionName =
   | 'redis'
   | 'metrics'
   | 'trust-proxy'
+  | 'to'
+  | 'force'
   | 'help'
   | 'version';
 
@@ -72,6 +74,8 @@ const LABELS: Record<OptionName, string> = {
   redis: '--redis URL',
   metrics: '--metrics HOST:PORT',
   'trust-proxy': '--trust-proxy',
+  to: '--to DIR',
+  force: '--force',
   help: '-h, --help',
   version: '-v, --version',
 };
@@ -180,6 +184,23 @@ export const COMMANDS = {
     positionalFolders: true,
     options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output', 'cache-dir': CACHE },
     examples: ['skillport check ./skills --strict'],
+  },
+  install: {
+    brief: 'Write skills to disk, in the folder a host reads',
+    usage: 'install SOURCE [NAME...] --to DIR [options]',
+    summary:
+      'Write the skills NAME... of SOURCE (every skill when none is named) as DIR/<name>/, the layout hosts read, each file checked against its SHA-256 first. SOURCE is a skills folder or a git repository. A skill already in DIR is replaced only with --force, and the old folder stays until the new one is complete.',
+    positionalFolders: false,
+    options: {
+      to: 'the folder to write to, or a host whose project folder to use: claude (.claude/skills), copilot or vscode (.github/skills), cursor (.cursor/skills), codex or agents (.agents/skills), gemini (.gemini/skills)',
+      force: 'replace skills that are already there',
+      json: 'JSON output: each skill with its status, files and bytes',
+      'cache-dir': CACHE,
+    },
+    examples: [
+      'skillport install ./team-skills pdf-forms --to claude',
+      'skillport install git+https://example.com/team/skills.git --to .agents/skills --force',
+    ],
   },
   usage: {
     brief: 'Print how often each skill was used, from running servers',
