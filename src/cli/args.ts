@@ -52,6 +52,7 @@ export const OPTIONS = {
   metrics: { type: 'string' },
   to: { type: 'string' },
   force: { type: 'boolean' },
+  'token-env': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },

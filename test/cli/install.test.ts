@@ -124,7 +124,7 @@ describe('skillport install', () => {
     const to = temp();
     const catalogue = await buildCatalogue([source]);
     writeFileSync(join(source, 'pdf-forms/references/fields.md'), '# Fields, changed\n');
-    const outcomes = await installSkills(catalogue, chooseSkills(catalogue, []), to);
+    const outcomes = await installSkills(chooseSkills(catalogue, []), to);
     const pdf = outcomes.find((o) => o.name === 'pdf-forms');
     expect(pdf?.status).toBe('failed');
     expect(pdf?.error).toContain('references/fields.md changed since it was loaded, or its digest does not match');

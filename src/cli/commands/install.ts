@@ -5,9 +5,10 @@
  * name of a host, whose project folder is used.
  */
 import { escapeControls } from '../../index.js';
-import { type Catalogue, chooseSkills, type InstallOutcome, type InstallProgress, installSkills } from '../../skills.js';
+import { chooseByName, chooseSkills, type InstallableSkill, type InstallOutcome, type InstallProgress, installSkills } from '../../skills.js';
 import { type Invocation, UsageError } from '../args.js';
 import { type CliIo, openCatalogue } from '../context.js';
+import { isMcpSource, mcpSkills } from '../mcp-skills.js';
 import { printJson, printLine } from '../output.js';
 
 /**
@@ -59,12 +60,11 @@ function progressLine(io: CliIo, total: number): ((progress: InstallProgress) =>
   };
 }
 
-async function installFrom(catalogue: Catalogue, names: readonly string[], values: Invocation['values'], io: CliIo): Promise<number> {
+async function installFrom(skills: readonly InstallableSkill[], values: Invocation['values'], io: CliIo): Promise<number> {
   const target = targetFolder(values.to);
-  const skills = chooseSkills(catalogue, names);
   if (skills.length === 0) throw new Error('this source serves no skills');
   const onProgress = progressLine(io, skills.length);
-  const outcomes = await installSkills(catalogue, skills, target, { force: values.force === true, ...(onProgress ? { onProgress } : {}) });
+  const outcomes = await installSkills(skills, target, { force: values.force === true, ...(onProgress ? { onProgress } : {}) });
   const failed = outcomes.filter((o) => o.status === 'exists' || o.status === 'failed');
   if (values.json) printJson(io.stdout, { ok: failed.length === 0, to: target, skills: outcomes });
   else {
@@ -73,14 +73,31 @@ async function installFrom(catalogue: Catalogue, names: readonly string[], value
   return failed.length === 0 ? 0 : 1;
 }
 
+/** The bearer token for an MCP source, from the variable --token-env names. */
+function tokenOf(values: Invocation['values'], env: Record<string, string | undefined>): string | undefined {
+  const variable = values['token-env'];
+  if (variable === undefined) return undefined;
+  const token = env[variable];
+  if (!token) throw new UsageError(`--token-env names ${variable}, which is not set`, 'install');
+  return token;
+}
+
 export async function install(invocation: Invocation, io: CliIo, env: Record<string, string | undefined>): Promise<number> {
+  const { values } = invocation;
   const [source, ...names] = invocation.args;
-  if (source === undefined) throw new UsageError('install expects a SOURCE: a skills folder or a git repository', 'install');
+  if (source === undefined) throw new UsageError('install expects a SOURCE: a skills folder, a git repository or an MCP server (mcp+https://…)', 'install');
   // Checked before the source is fetched: a missing --to should not cost a clone.
-  targetFolder(invocation.values.to);
-  const opened = await openCatalogue(source, invocation.values, env, 'install');
+  targetFolder(values.to);
+  if (isMcpSource(source)) {
+    if (values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git source', 'install');
+    const token = tokenOf(values, env);
+    const skills = await mcpSkills({ url: source.slice('mcp+'.length), ...(token !== undefined ? { token } : {}) });
+    return installFrom(chooseByName(skills, names), values, io);
+  }
+  if (values['token-env'] !== undefined) throw new UsageError('--token-env applies only to an MCP source (mcp+https://…)', 'install');
+  const opened = await openCatalogue(source, values, env, 'install');
   try {
-    return await installFrom(opened.catalogue, names, invocation.values, io);
+    return await installFrom(chooseSkills(opened.catalogue, names), values, io);
   } finally {
     await opened.close();
   }

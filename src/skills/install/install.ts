@@ -1,16 +1,23 @@
 /**
- * Installs skills from a catalogue to disk: each chosen skill's files, read
- * through the folder's confinement and checked against the SHA-256 the
- * catalogue recorded for them, written as `<target>/<name>/` (write-skill.ts).
- * Whatever the source (a folder, a git checkout, an unpacked index), what is
- * written is what was verified: a file that changed since it was loaded, or
- * whose bytes do not match its digest, stops that skill's install.
+ * Installs skills to disk: each chosen skill's files, verified by its source
+ * (from a catalogue: read through the folder's confinement and checked
+ * against the SHA-256 the catalogue recorded), written as `<target>/<name>/`
+ * (write-skill.ts). Whatever the source (a folder, a git checkout, an
+ * unpacked index, an MCP server), what is written is what was verified: a
+ * file that changed since it was listed, or whose bytes do not match its
+ * digest, stops that skill's install.
  */
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { digestOf, type SkillRecord } from '../load/skill-record.js';
 import { SkillExistsError, type SkillFile, type Written, writeSkill } from './write-skill.js';
 
-export { SkillExistsError } from './write-skill.js';
+export { SkillExistsError, type SkillFile } from './write-skill.js';
+
+/** A skill to install: its name (the folder it becomes) and how to get its verified files. */
+export interface InstallableSkill {
+  readonly name: string;
+  files(): Promise<SkillFile[]>;
+}
 
 /** Progress of an install, told before each skill and after it. */
 export interface InstallProgress {
@@ -42,21 +49,26 @@ export interface InstallOutcome {
 }
 
 /**
- * The skills `names` choose, in the order given (every skill, in catalogue
- * order, when none are given). Throws for a name the catalogue lacks,
- * naming the ones it has, so a typo is not a silent no-op.
+ * The skills `names` choose among `skills`, in the order given (every skill,
+ * in their order, when none are given). Throws for a name missing, naming the
+ * ones there are, so a typo is not a silent no-op. Where two skills share a
+ * name, the first is the one served, so the one chosen.
  */
-export function chooseSkills(catalogue: Catalogue, names: readonly string[]): SkillRecord[] {
-  // One folder per name: where two skills share a name, the first in catalogue order is the one served, so the one installed.
-  const byName = new Map<string, SkillRecord>();
-  for (const skill of catalogue.skills) if (!byName.has(skill.name)) byName.set(skill.name, skill);
+export function chooseByName<T extends { readonly name: string }>(skills: readonly T[], names: readonly string[]): T[] {
+  const byName = new Map<string, T>();
+  for (const skill of skills) if (!byName.has(skill.name)) byName.set(skill.name, skill);
   if (names.length === 0) return [...byName.values()];
   const missing = names.filter((name) => !byName.has(name));
   if (missing.length > 0) {
     const known = [...byName.keys()].sort().join(', ') || 'none';
     throw new Error(`no skill named ${missing.map((n) => `"${n}"`).join(', ')} in this source (it has: ${known})`);
   }
-  return [...new Set(names)].map((name) => byName.get(name) as SkillRecord);
+  return [...new Set(names)].map((name) => byName.get(name) as T);
+}
+
+/** The skills of `catalogue` that `names` choose (see {@link chooseByName}), each read and verified when installed. */
+export function chooseSkills(catalogue: Catalogue, names: readonly string[]): InstallableSkill[] {
+  return chooseByName(catalogue.skills, names).map((skill) => ({ name: skill.name, files: () => verifiedFiles(catalogue, skill) }));
 }
 
 /** A skill's files, read through the catalogue's confined folders and verified. */
@@ -75,11 +87,11 @@ export async function verifiedFiles(catalogue: Catalogue, skill: SkillRecord): P
 }
 
 /** Installs one skill; never throws for the skill's own failure, which its outcome says. */
-async function installOne(catalogue: Catalogue, skill: SkillRecord, target: string, force: boolean): Promise<InstallOutcome> {
+async function installOne(skill: InstallableSkill, target: string, force: boolean): Promise<InstallOutcome> {
   const dir = `${target.endsWith('/') ? target : `${target}/`}${skill.name}`;
   let files: SkillFile[] = [];
   try {
-    files = await verifiedFiles(catalogue, skill);
+    files = await skill.files();
     const status = await writeSkill(target, skill.name, files, force);
     return { name: skill.name, dir, status, files: files.length, bytes: sizeOf(files) };
   } catch (error) {
@@ -96,17 +108,12 @@ function sizeOf(files: readonly SkillFile[]): number {
  * Installs `skills` under `target`, one after another (one skill's failure
  * does not stop the others), and returns each one's outcome in order.
  */
-export async function installSkills(
-  catalogue: Catalogue,
-  skills: readonly SkillRecord[],
-  target: string,
-  options: InstallOptions = {},
-): Promise<InstallOutcome[]> {
+export async function installSkills(skills: readonly InstallableSkill[], target: string, options: InstallOptions = {}): Promise<InstallOutcome[]> {
   const outcomes: InstallOutcome[] = [];
   let bytes = 0;
   for (const skill of skills) {
     options.onProgress?.({ name: skill.name, done: outcomes.length, total: skills.length, bytes });
-    const outcome = await installOne(catalogue, skill, target, options.force === true);
+    const outcome = await installOne(skill, target, options.force === true);
     bytes += outcome.bytes;
     outcomes.push(outcome);
   }
