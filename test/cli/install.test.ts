@@ -132,6 +132,24 @@ describe('skillport install', () => {
     expect(readdirSync(to)).toEqual(['notes']);
   });
 
+  it('keeps one progress line up to date on a terminal, and clears it', async () => {
+    const many: Record<string, string> = {};
+    for (const name of ['a-one', 'b-two', 'c-three', 'd-four']) many[`${name}/SKILL.md`] = skillMd(name, `Skill ${name}.`);
+    const source = folder(many);
+    let stderr = '';
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const stdin = new PassThrough();
+    stdin.end();
+    const io = { stdin, stdout: new PassThrough(), stderr: sink, stderrIsTty: true, onShutdownSignal: () => {} };
+    expect(await run(['install', source, '--to', temp()], io)).toBe(0);
+    expect(stderr).toContain('\r\x1b[Kinstalling 0/4 skills, 0 KB: a-one');
+    expect(stderr).toContain('installing 3/4 skills');
+    expect(stderr.endsWith('\r\x1b[K')).toBe(true);
+    // Not on a pipe: the lines on stdout are the record there.
+    expect((await runCli('install', source, '--to', temp())).stderr).toBe('');
+  });
+
   it('gives each outcome as JSON', async () => {
     const source = folder(SOURCE);
     const to = temp();
