@@ -70,14 +70,17 @@ describe('public API', () => {
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
 
-  it('exports the skills folder, git sources and the discovery index from skillport/skills', async () => {
+  it('exports the skills folder, git sources, install and the discovery index from skillport/skills', async () => {
     const entry = await import('../../src/skills.js');
     expect(Object.keys(entry).sort()).toEqual([
       'DISCOVERY_PREFIX',
       'SKILL_FILE_TEMPLATE',
       'buildCatalogue',
+      'chooseByName',
+      'chooseSkills',
       'discoveryRoutes',
       'formatIssue',
+      'installSkills',
       'isGitSource',
       'loadGitSkills',
       'loadSkillsFolder',
