@@ -54,6 +54,7 @@ export const OPTIONS = {
   force: { type: 'boolean' },
   'token-env': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
+  'no-index': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;

@@ -36,6 +36,7 @@ export const LABELS = {
   redis: '--redis URL',
   metrics: '--metrics HOST:PORT',
   'trust-proxy': '--trust-proxy',
+  'no-index': '--no-index',
   to: '--to DIR',
   force: '--force',
   'token-env': '--token-env VAR',

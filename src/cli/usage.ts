@@ -59,6 +59,8 @@ export const COMMANDS = {
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
+      'no-index':
+        'with --http: do not publish the Agent Skills discovery index (GET /.well-known/agent-skills/index.json and its SKILL.md files and .tar.gz archives, behind the same token or OAuth as /mcp)',
       metrics: 'serve Prometheus metrics at GET /metrics on this address of its own (a bare PORT means 127.0.0.1); off by default',
     },
     examples: [

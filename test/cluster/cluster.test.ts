@@ -196,9 +196,12 @@ describe('a cluster behind nginx', () => {
       ['GET', '/.well-known/oauth-protected-resource'],
       ['GET', '/.well-known/oauth-protected-resource/mcp'],
       ['POST', '/hooks/git'],
+      // The discovery index's folder, by prefix: the index, and a name that is no skill.
+      ['GET', '/.well-known/agent-skills/index.json'],
+      ['GET', '/.well-known/agent-skills/no-such-skill/SKILL.md'],
     ];
     for (const [method, path] of forwarded) expect(await answer(nginx, method, path), `${method} ${path}`).toEqual(await answer(replica, method, path));
-    for (const path of ['/', '/mcp/', '/metrics', '/.well-known/oauth-authorization-server', '/hooks/git/x']) {
+    for (const path of ['/', '/mcp/', '/metrics', '/.well-known/oauth-authorization-server', '/hooks/git/x', '/.well-known/agent-skills']) {
       const refused = await answer(nginx, 'GET', path);
       expect(refused.status, path).toBe(404);
       expect(refused, path).not.toEqual(await answer(replica, 'GET', path));
