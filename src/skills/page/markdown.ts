@@ -1,0 +1,56 @@
+/**
+ * A skill's SKILL.md as HTML, safe to show: the skill's text is untrusted, so
+ * markdown-it runs with raw HTML off (`html: false`: a `<script>` or an
+ * `<img onerror>` in the Markdown is shown as text, CommonMark §4.6 and §6.6
+ * left unrecognised), links only to http, https and mailto or relative paths
+ * (`validateLink`: no `javascript:`, `vbscript:`, `data:` or `file:` link,
+ * however it is spelt), and images shown as links rather than loaded (the
+ * page's Content-Security-Policy would block them anyway). What markdown-it
+ * writes of the text itself it escapes. The page's CSP is the second wall.
+ */
+import markdownIt, { type MarkdownIt } from 'markdown-it';
+import { escapeControls } from '../../util/printable.js';
+import { escapeHtml } from './html.js';
+
+/** A URI scheme (RFC 3986 §3.1) at the start of a link. */
+const SCHEME = /^([a-z][a-z0-9+.-]*):/;
+const ALLOWED_SCHEMES = new Set(['http', 'https', 'mailto']);
+/** What browsers drop from a URL before reading its scheme (WHATWG URL: leading C0 controls and spaces, tabs and newlines anywhere). */
+const IGNORED_IN_URL = /[\u0000-\u0020\u007f]/g;
+
+/** Whether a link may be followed: no scheme (a relative path or an anchor), or http, https, mailto. */
+export function linkAllowed(url: string): boolean {
+  const plain = url.replace(IGNORED_IN_URL, '').toLowerCase();
+  const scheme = SCHEME.exec(plain)?.[1];
+  // A colon before any slash, query or fragment that is no scheme is refused too: browsers differ on it.
+  if (scheme === undefined) return !/^[^/?#]*:/.test(plain);
+  return ALLOWED_SCHEMES.has(scheme);
+}
+
+function createRenderer(): MarkdownIt {
+  const md = markdownIt({ html: false, linkify: false, typographer: false });
+  md.validateLink = linkAllowed;
+  const rules = md.renderer.rules;
+  const openLink = rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
+  rules.link_open = (tokens, i, options, env, self) => {
+    // No referrer, no opener, no endorsement of what a skill links to.
+    tokens[i]?.attrSet('rel', 'nofollow noopener noreferrer');
+    return openLink(tokens, i, options, env, self);
+  };
+  rules.image = (tokens, i) => {
+    const token = tokens[i];
+    const src = token?.attrGet('src') ?? '';
+    const alt = token?.content ?? '';
+    const label = escapeHtml(`image: ${alt === '' ? String(src) : alt}`);
+    return src === '' ? `<span class="image">[${label}]</span>` : `<a class="image" rel="nofollow noopener noreferrer" href="${escapeHtml(String(src))}">[${label}]</a>`;
+  };
+  return md;
+}
+
+let renderer: MarkdownIt | undefined;
+
+/** Markdown as safe HTML; controls and bidi overrides in the text are made visible first (util/printable.ts). */
+export function renderMarkdown(markdown: string): string {
+  renderer ??= createRenderer();
+  return renderer.render(escapeControls(markdown, { lines: true }));
+}
