@@ -177,7 +177,7 @@ async function servedPaths(): Promise<string[]> {
   const endpoint = { path, access: 'authorized' as const, answer: () => ({ status: 500, headers: {} }) };
   const gate = createAuthGate(options, path, 'deploy-test', { debug() {}, info() {}, warn() {}, error() {} });
   const table = routeTable({ server, options, path, endpoint, userRoutes: createUserRoutes(options, path), authRoutes: gate.routes, serving: () => true });
-  return [...table.keys()];
+  return table.routes.map((route) => route.path);
 }
 
 describe('deploy/nginx/skillport.conf', () => {
