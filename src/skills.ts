@@ -9,6 +9,8 @@ export { loadGitSkills } from './skills/git/source.js';
 export { isGitSource, redactCredentials, redactSource } from './skills/git/spec.js';
 export type { Issue, Severity } from './skills/load/issues.js';
 export { formatIssue } from './skills/load/issues.js';
+export type { CataloguePage, CataloguePageOptions, PageReply, PageRequest } from './skills/page/page-route.js';
+export { cataloguePage } from './skills/page/page-route.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
 export type { SkillSurface, UseListener } from './skills/usage.js';

@@ -11,6 +11,7 @@ export type OptionName =
   | 'http'
   | 'watch'
   | 'no-tools'
+  | 'no-page'
   | 'prefix'
   | 'name'
   | 'title'
@@ -46,6 +47,7 @@ const LABELS: Record<OptionName, string> = {
   http: '--http HOST:PORT',
   watch: '--watch',
   'no-tools': '--no-tools',
+  'no-page': '--no-page',
   prefix: '--prefix P',
   name: '--name N',
   title: '--title T',
@@ -126,6 +128,7 @@ export const COMMANDS = {
       'cache-dir': CACHE,
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
+      'no-page': 'with --http: serve no catalogue page at / (browsers get it by default: the skills each caller may use, and how to connect)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
       metrics: 'serve Prometheus metrics at GET /metrics on this address of its own (a bare PORT means 127.0.0.1); off by default',
     },

@@ -65,6 +65,22 @@ describe('public API', () => {
     ]);
   });
 
+  it('exports the skills folder, git source and catalogue page from skillport/skills', async () => {
+    const entry = await import('../../src/skills.js');
+    expect(Object.keys(entry).sort()).toEqual([
+      'SKILL_FILE_TEMPLATE',
+      'buildCatalogue',
+      'cataloguePage',
+      'formatIssue',
+      'isGitSource',
+      'loadGitSkills',
+      'loadSkillsFolder',
+      'redactCredentials',
+      'redactSource',
+      'usageNames',
+    ]);
+  });
+
   it('exports serveStdio from skillport/stdio', async () => {
     const entry = await import('../../src/stdio.js');
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);

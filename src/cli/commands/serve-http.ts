@@ -4,7 +4,7 @@
  * transport's metrics), until a shutdown signal.
  */
 import { type Logger, type Server, SUPPORTED_VERSIONS } from '../../index.js';
-import type { GitSkillsFolder, SkillsFolder } from '../../skills.js';
+import { cataloguePage, type GitSkillsFolder, type SkillsFolder } from '../../skills.js';
 import type { MetricsRegistry } from '../../telemetry.js';
 import { type Invocation, UsageError } from '../args.js';
 import type { CliIo } from '../context.js';
@@ -35,6 +35,17 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
   if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
   const redis = values.redis ?? env.SKILLPORT_REDIS_URL;
+  let endpoint: URL | undefined;
+  // The page is for people: behind the same gate as the MCP endpoint, and it shows each caller only the skills it may use.
+  const page =
+    values['no-page'] === true
+      ? undefined
+      : cataloguePage(folder, {
+          url: () => endpoint ?? new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`),
+          ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
+          ...(values.name ? { name: values.name } : {}),
+        });
+  const routes = { ...(hook ? { [GIT_HOOK_PATH]: hook } : {}), ...(page ? { '/': { answer: page, access: 'authorized' as const } } : {}) };
   const running = await serveHttp(server, {
     host,
     port,
@@ -43,14 +54,16 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
     ...(oauth ? { oauth } : {}),
     ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
     ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
-    ...(hook ? { routes: { [GIT_HOOK_PATH]: hook } } : {}),
+    ...(Object.keys(routes).length > 0 ? { routes } : {}),
     ...(redis ? { redis } : {}),
     ...(values['trust-proxy'] ? { trustProxy: true } : {}),
     ...(metrics ? { metrics } : {}),
   });
+  endpoint = running.url;
   const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
   if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
   logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
+  if (page) logger.info(`catalogue page for browsers at ${new URL('/', running.url).href}`);
   if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
   await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
   // Said before and after the drain, so a container's log shows a stop that drained, not one that was killed.

@@ -15,12 +15,19 @@ import { escapeHtml } from './html.js';
 /** A URI scheme (RFC 3986 §3.1) at the start of a link. */
 const SCHEME = /^([a-z][a-z0-9+.-]*):/;
 const ALLOWED_SCHEMES = new Set(['http', 'https', 'mailto']);
-/** What browsers drop from a URL before reading its scheme (WHATWG URL: leading C0 controls and spaces, tabs and newlines anywhere). */
-const IGNORED_IN_URL = /[\u0000-\u0020\u007f]/g;
+/** `url` without what browsers drop or may drop before reading its scheme (WHATWG URL: C0 controls and spaces around it, tabs and newlines anywhere), and DEL. */
+function withoutIgnored(url: string): string {
+  let kept = '';
+  for (const char of url) {
+    const code = char.charCodeAt(0);
+    if (code > 0x20 && code !== 0x7f) kept += char;
+  }
+  return kept;
+}
 
 /** Whether a link may be followed: no scheme (a relative path or an anchor), or http, https, mailto. */
 export function linkAllowed(url: string): boolean {
-  const plain = url.replace(IGNORED_IN_URL, '').toLowerCase();
+  const plain = withoutIgnored(url).toLowerCase();
   const scheme = SCHEME.exec(plain)?.[1];
   // A colon before any slash, query or fragment that is no scheme is refused too: browsers differ on it.
   if (scheme === undefined) return !/^[^/?#]*:/.test(plain);
@@ -42,7 +49,9 @@ function createRenderer(): MarkdownIt {
     const src = token?.attrGet('src') ?? '';
     const alt = token?.content ?? '';
     const label = escapeHtml(`image: ${alt === '' ? String(src) : alt}`);
-    return src === '' ? `<span class="image">[${label}]</span>` : `<a class="image" rel="nofollow noopener noreferrer" href="${escapeHtml(String(src))}">[${label}]</a>`;
+    return src === ''
+      ? `<span class="image">[${label}]</span>`
+      : `<a class="image" rel="nofollow noopener noreferrer" href="${escapeHtml(String(src))}">[${label}]</a>`;
   };
   return md;
 }

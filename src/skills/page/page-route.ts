@@ -85,13 +85,21 @@ function urlOf(option: CataloguePageOptions['url']): URL {
 }
 
 /** The shown part for this query: the list, or one skill's view. */
-function mainPart(catalogue: Catalogue, principal: Principal | undefined, query: string, skillName: string | null): { html: string; found: boolean } {
+async function mainPart(
+  catalogue: Catalogue,
+  principal: Principal | undefined,
+  query: string,
+  skillName: string | null,
+): Promise<{ html: string; found: boolean }> {
   const directory = catalogue.skillDirectoryFor(principal);
-  if (skillName === null) return { html: renderSkillList(query === '' ? directory.entries : directory.search(query), query, directory.entries.length), found: true };
+  if (skillName === null)
+    return { html: renderSkillList(query === '' ? directory.entries : directory.search(query), query, directory.entries.length), found: true };
   const entry = directory.get(skillName);
   if (!entry) return { html: renderNoSkill(skillName), found: false };
   const files = catalogue.filesFor(entry.skill, principal);
-  return { html: renderSkillView(entry, files, findingsOf(entry.skill, catalogue.skills, catalogue.issues)), found: true };
+  // markdown-it is loaded with the first skill shown, not with every server that may never show one.
+  const { renderMarkdown } = await import('./markdown.js');
+  return { html: renderSkillView(entry, files, findingsOf(entry.skill, catalogue.skills, catalogue.issues), renderMarkdown), found: true };
 }
 
 /** Whether `ifNoneMatch` names `etag` (RFC 9110 §13.1.2, weak comparison). */
@@ -123,7 +131,7 @@ export function cataloguePage(source: { readonly catalogue: Catalogue }, options
     const params = new URLSearchParams(request.search ?? '');
     const query = (params.get('q') ?? '').slice(0, MAX_QUERY);
     const skillName = params.get('skill')?.slice(0, MAX_QUERY) ?? null;
-    const main = mainPart(source.catalogue, request.principal, query.trim(), skillName);
+    const main = await mainPart(source.catalogue, request.principal, query.trim(), skillName);
     const etag = `W/"${digestText(main.html)}"`;
     const onlyMain = params.get('part') === 'main';
     const headers: Record<string, string> = {

@@ -35,9 +35,7 @@ function item(entry: DirectoryEntry): string {
 /** The list view: how many match, then one item per skill. */
 export function renderSkillList(entries: readonly DirectoryEntry[], query: string, total: number): string {
   const count =
-    query === ''
-      ? `${total} skill${total === 1 ? '' : 's'}`
-      : `${entries.length} of ${total} skill${total === 1 ? '' : 's'} match “${text(query)}”`;
+    query === '' ? `${total} skill${total === 1 ? '' : 's'}` : `${entries.length} of ${total} skill${total === 1 ? '' : 's'} match “${text(query)}”`;
   const list = entries.length === 0 ? '<p class="empty">No skill matches.</p>' : `<ul class="skills">${entries.map(item).join('')}</ul>`;
   return `<p class="count" role="status">${count}</p>${list}`;
 }

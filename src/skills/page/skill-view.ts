@@ -1,14 +1,14 @@
 /**
  * One skill's own view: its description, arguments, locales, files with
- * their sizes, its findings, and SKILL.md rendered (markdown.ts). Shown only
+ * their sizes, its findings, and SKILL.md rendered (`markdown`: markdown.ts). Shown only
  * for a skill the caller may use: the route looks it up in the caller's
  * directory, so the findings here are of a skill the caller may use.
  */
-import type { SkillFileRecord } from '../load/skill-record.js';
-import type { Issue } from '../load/issues.js';
+
 import type { DirectoryEntry } from '../catalogue/skill-directory.js';
+import type { Issue } from '../load/issues.js';
+import type { SkillFileRecord } from '../load/skill-record.js';
 import { formatSize, text } from './html.js';
-import { renderMarkdown } from './markdown.js';
 
 function section(title: string, body: string): string {
   return `<section><h3>${title}</h3>${body}</section>`;
@@ -37,13 +37,19 @@ function filesOf(files: readonly SkillFileRecord[]): string {
 function findingsOf(issues: readonly Issue[]): string {
   if (issues.length === 0) return '';
   const items = issues.map(
-    (i) => `<li class="${i.severity}"><strong>${i.severity}</strong> <code>${text(i.path)}${i.line === undefined ? '' : `:${i.line}`}</code> ${text(i.message)} <small>(${text(i.code)})</small></li>`,
+    (i) =>
+      `<li class="${i.severity}"><strong>${i.severity}</strong> <code>${text(i.path)}${i.line === undefined ? '' : `:${i.line}`}</code> ${text(i.message)} <small>(${text(i.code)})</small></li>`,
   );
   return section('Findings', `<ul class="findings">${items.join('')}</ul>`);
 }
 
 /** The view of one skill, with the files and findings its caller may see. */
-export function renderSkillView(entry: DirectoryEntry, files: readonly SkillFileRecord[], issues: readonly Issue[]): string {
+export function renderSkillView(
+  entry: DirectoryEntry,
+  files: readonly SkillFileRecord[],
+  issues: readonly Issue[],
+  markdown: (text: string) => string,
+): string {
   const skill = entry.skill;
   return [
     '<article class="skill-view">',
@@ -54,7 +60,7 @@ export function renderSkillView(entry: DirectoryEntry, files: readonly SkillFile
     localesOf(entry),
     filesOf(files),
     findingsOf(issues),
-    section('SKILL.md', `<div class="markdown">${renderMarkdown(skill.text.slice(skill.bodyOffset))}</div>`),
+    section('SKILL.md', `<div class="markdown">${markdown(skill.text.slice(skill.bodyOffset))}</div>`),
     '</article>',
   ].join('');
 }

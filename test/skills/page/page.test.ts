@@ -54,7 +54,8 @@ function tags(html: string): Array<{ name: string; attributes: Map<string, strin
 
 /** What a browser would take as the scheme of a URL attribute. */
 function schemeOf(url: string): string | undefined {
-  return /^([a-z][a-z0-9+.-]*):/i.exec(url.replace(/[\u0000-\u0020\u007f]/g, ''))?.[1]?.toLowerCase();
+  const kept = [...url].filter((char) => char.charCodeAt(0) > 0x20 && char.charCodeAt(0) !== 0x7f).join('');
+  return /^([a-z][a-z0-9+.-]*):/i.exec(kept)?.[1]?.toLowerCase();
 }
 
 /** Fails on anything in `html` that could run script, but the page's own script element. */
@@ -105,10 +106,21 @@ describe('the catalogue page', () => {
   });
 
   it('refuses every link scheme but http, https and mailto', () => {
-    for (const url of ['javascript:alert(1)', 'JAVASCRIPT:x', ' javascript:x', 'java\tscript:x', 'java%09script:x', 'vbscript:x', 'data:text/html,x', 'file:///etc/passwd', 'x:y']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:x',
+      ' javascript:x',
+      'java\tscript:x',
+      'java%09script:x',
+      'vbscript:x',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'x:y',
+    ]) {
       expect(linkAllowed(url), url).toBe(false);
     }
-    for (const url of ['https://example.com', 'http://example.com/a:b', 'mailto:a@example.com', 'references/a.md', '#part', '/x?y=a:b', '../up']) expect(linkAllowed(url), url).toBe(true);
+    for (const url of ['https://example.com', 'http://example.com/a:b', 'mailto:a@example.com', 'references/a.md', '#part', '/x?y=a:b', '../up'])
+      expect(linkAllowed(url), url).toBe(true);
   });
 
   it('sends a strict Content-Security-Policy and the headers that keep the page to itself', async () => {
@@ -133,7 +145,10 @@ describe('the catalogue page', () => {
     const reply = await page()(get('?q=release+notes&part=main'));
     expect(reply.body).toContain('>calm</a>');
     expect(reply.body).not.toContain('>hostile</a>');
-    const names = catalogue.skillDirectoryFor(undefined).search('release notes').map((e) => e.prompt.name);
+    const names = catalogue
+      .skillDirectoryFor(undefined)
+      .search('release notes')
+      .map((e) => e.prompt.name);
     expect(names).toEqual(['calm']);
     const view = (await page()(get('?skill=hostile&part=main'))).body as string;
     expect(view).toContain('<h3>Arguments</h3>');
@@ -157,7 +172,8 @@ describe('the catalogue page', () => {
 
   it('shows the endpoint on a Host only the allow-list vouches for', async () => {
     const shown = async (host: string, allowedHosts?: string[]) => {
-      const body = (await cataloguePage({ catalogue }, { url: 'http://0.0.0.0:3000/mcp', ...(allowedHosts ? { allowedHosts } : {}) })(get('', { host }))).body as string;
+      const body = (await cataloguePage({ catalogue }, { url: 'http://0.0.0.0:3000/mcp', ...(allowedHosts ? { allowedHosts } : {}) })(get('', { host })))
+        .body as string;
       return /claude mcp add --transport http skillport ([^\s<]+)</.exec(body)?.[1];
     };
     expect(await shown('localhost:3000')).toBe('http://localhost:3000/mcp');
