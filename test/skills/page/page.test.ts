@@ -9,7 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue, type Catalogue } from '../../../src/skills/catalogue/catalogue.js';
+import type { Issue } from '../../../src/skills/load/issues.js';
+import type { SkillRecord } from '../../../src/skills/load/skill-record.js';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from '../../../src/skills/page/assets.js';
+import { findingsOf } from '../../../src/skills/page/findings.js';
 import { linkAllowed } from '../../../src/skills/page/markdown.js';
 import { acceptsHtml, cataloguePage, type PageRequest } from '../../../src/skills/page/page-route.js';
 import { PWN, writeHostileFolder } from './_hostile.js';
@@ -204,6 +207,17 @@ describe('the catalogue page', () => {
     expect((await page()({ ...get(''), method: 'POST' })).status).toBe(404);
     expect(acceptsHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(true);
     expect(acceptsHtml('application/xhtml+xml')).toBe(true);
+  });
+
+  it('gives a skill the findings of its own files, none of a nested skill’s', () => {
+    const skill = (dir: string) => ({ dir }) as SkillRecord;
+    const [outer, inner, sibling] = [skill('outer'), skill('outer/parts/inner'), skill('outer-two')];
+    const issue = (path: string): Issue => ({ severity: 'warning', code: 'x', path, message: path });
+    const issues = ['outer/SKILL.md', 'outer/parts/notes.md', 'outer/parts/inner/SKILL.md', 'outer-two/SKILL.md', 'elsewhere.md'].map(issue);
+    const all = [outer, inner, sibling];
+    expect(findingsOf(outer, all, issues).map((i) => i.path)).toEqual(['outer/SKILL.md', 'outer/parts/notes.md']);
+    expect(findingsOf(inner, all, issues).map((i) => i.path)).toEqual(['outer/parts/inner/SKILL.md']);
+    expect(findingsOf(sibling, all, issues).map((i) => i.path)).toEqual(['outer-two/SKILL.md']);
   });
 
   it('answers HEAD with the headers alone', async () => {
