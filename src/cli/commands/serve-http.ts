@@ -62,8 +62,9 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   endpoint = running.url;
   const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
   if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
-  logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
+  // Before the line that says it serves, which tests and scripts wait for as the last one.
   if (page) logger.info(`catalogue page for browsers at ${new URL('/', running.url).href}`);
+  logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
   if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
   await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
   // Said before and after the drain, so a container's log shows a stop that drained, not one that was killed.
