@@ -13,5 +13,7 @@ export type { CataloguePage, CataloguePageOptions, PageReply, PageRequest } from
 export { cataloguePage } from './skills/page/page-route.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
+export type { DiscoveryOptions, DiscoveryReply, DiscoveryRequest, DiscoveryRoute, PublishedFolder } from './skills/publish/discovery-routes.js';
+export { DISCOVERY_PREFIX, discoveryRoutes } from './skills/publish/discovery-routes.js';
 export type { SkillSurface, UseListener } from './skills/usage.js';
 export { usageNames } from './skills/usage.js';

@@ -52,6 +52,7 @@ export const OPTIONS = {
   redis: { type: 'string' },
   metrics: { type: 'string' },
   'trust-proxy': { type: 'boolean' },
+  'no-index': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;

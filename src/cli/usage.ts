@@ -38,6 +38,7 @@ export type OptionName =
   | 'redis'
   | 'metrics'
   | 'trust-proxy'
+  | 'no-index'
   | 'help'
   | 'version';
 
@@ -74,6 +75,7 @@ const LABELS: Record<OptionName, string> = {
   redis: '--redis URL',
   metrics: '--metrics HOST:PORT',
   'trust-proxy': '--trust-proxy',
+  'no-index': '--no-index',
   help: '-h, --help',
   version: '-v, --version',
 };
@@ -130,6 +132,8 @@ export const COMMANDS = {
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
       'no-page': 'with --http: serve no catalogue page at / (browsers get it by default: the skills each caller may use, and how to connect)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
+      'no-index':
+        'with --http: do not publish the Agent Skills discovery index (GET /.well-known/agent-skills/index.json and its SKILL.md files and .tar.gz archives, behind the same token or OAuth as /mcp)',
       metrics: 'serve Prometheus metrics at GET /metrics on this address of its own (a bare PORT means 127.0.0.1); off by default',
     },
     examples: [

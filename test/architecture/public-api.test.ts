@@ -65,12 +65,19 @@ describe('public API', () => {
     ]);
   });
 
-  it('exports the skills folder, git source and catalogue page from skillport/skills', async () => {
+  it('exports serveStdio from skillport/stdio', async () => {
+    const entry = await import('../../src/stdio.js');
+    expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
+  });
+
+  it('exports the skills folder, git sources, the discovery index and the catalogue page from skillport/skills', async () => {
     const entry = await import('../../src/skills.js');
     expect(Object.keys(entry).sort()).toEqual([
+      'DISCOVERY_PREFIX',
       'SKILL_FILE_TEMPLATE',
       'buildCatalogue',
       'cataloguePage',
+      'discoveryRoutes',
       'formatIssue',
       'isGitSource',
       'loadGitSkills',
@@ -79,11 +86,6 @@ describe('public API', () => {
       'redactSource',
       'usageNames',
     ]);
-  });
-
-  it('exports serveStdio from skillport/stdio', async () => {
-    const entry = await import('../../src/stdio.js');
-    expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
 
   it('exports metrics and traces from skillport/telemetry', async () => {

@@ -1,10 +1,10 @@
 /**
  * `serve --http`: the Streamable HTTP server with what the flags and the
  * environment ask for (tokens, OAuth, hosts, the git hook, Redis, the
- * transport's metrics), until a shutdown signal.
+ * transport's metrics, the discovery index), until a shutdown signal.
  */
 import { type Logger, type Server, SUPPORTED_VERSIONS } from '../../index.js';
-import { cataloguePage, type GitSkillsFolder, type SkillsFolder } from '../../skills.js';
+import { cataloguePage, discoveryRoutes, formatIssue, type GitSkillsFolder, type SkillsFolder } from '../../skills.js';
 import type { MetricsRegistry } from '../../telemetry.js';
 import { type Invocation, UsageError } from '../args.js';
 import type { CliIo } from '../context.js';
@@ -45,7 +45,13 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
           ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
           ...(values.name ? { name: values.name } : {}),
         });
-  const routes = { ...(hook ? { [GIT_HOOK_PATH]: hook } : {}), ...(page ? { '/': { answer: page, access: 'authorized' as const } } : {}) };
+  // The Agent Skills discovery index, behind the same token or OAuth as /mcp; each request publishes the catalogue served then.
+  const index = values['no-index'] ? undefined : discoveryRoutes(folder, { onIssue: (issue) => logger.warn(formatIssue(issue)) });
+  const routes = {
+    ...(hook ? { [GIT_HOOK_PATH]: hook } : {}),
+    ...index,
+    ...(page ? { '/': { answer: page, access: 'authorized' as const } } : {}),
+  };
   const running = await serveHttp(server, {
     host,
     port,
@@ -62,6 +68,7 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   endpoint = running.url;
   const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
   if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
+  if (index) logger.info(`publishing the discovery index at ${new URL('/.well-known/agent-skills/index.json', running.url).href}`);
   // Before the line that says it serves, which tests and scripts wait for as the last one.
   if (page) logger.info(`catalogue page for browsers at ${new URL('/', running.url).href}`);
   logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
