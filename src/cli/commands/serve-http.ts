@@ -44,6 +44,7 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
           url: () => endpoint ?? new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`),
           ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
           ...(values.name ? { name: values.name } : {}),
+          ...(values['trust-proxy'] ? { trustProxy: true } : {}),
         });
   // The Agent Skills discovery index, behind the same token or OAuth as /mcp; each request publishes the catalogue served then.
   const index = values['no-index'] ? undefined : discoveryRoutes(folder, { onIssue: (issue) => logger.warn(formatIssue(issue)) });

@@ -22,12 +22,26 @@ function vouchedFor(host: string, allowed: readonly string[] | undefined): boole
   });
 }
 
-/** The endpoint at `own`'s protocol and path on the request's `host` when it is vouched for; else `own`. */
-export function shownEndpoint(own: URL, host: string | null, allowed: readonly string[] | undefined): string {
+/**
+ * The scheme a trusted proxy says the client used: the last `X-Forwarded-Proto`
+ * entry (the one the proxy next to us wrote, as for `X-Forwarded-For`), when
+ * it is http or https.
+ */
+function forwardedProtocol(header: string | null): string | undefined {
+  const last = header?.split(',').pop()?.trim().toLowerCase();
+  return last === 'http' || last === 'https' ? `${last}:` : undefined;
+}
+
+/**
+ * The endpoint at `own`'s path on the request's `host` when it is vouched for,
+ * with `own`'s protocol or, behind a trusted proxy, the forwarded one; else `own`.
+ */
+export function shownEndpoint(own: URL, host: string | null, allowed: readonly string[] | undefined, forwardedProto?: string | null): string {
   const value = host?.trim().toLowerCase() ?? '';
   if (value === '' || value.length > 260 || !HOST.test(value) || !vouchedFor(value, allowed)) return own.href;
+  const protocol = forwardedProtocol(forwardedProto ?? null) ?? own.protocol;
   try {
-    return new URL(`${own.pathname}${own.search}`, `${own.protocol}//${value}`).href;
+    return new URL(`${own.pathname}${own.search}`, `${protocol}//${value}`).href;
   } catch {
     return own.href;
   }

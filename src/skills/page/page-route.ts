@@ -51,6 +51,12 @@ export interface CataloguePageOptions {
   allowedHosts?: readonly string[];
   /** The server's name: the page's title and the entry the hosts' configurations name. Default `skillport`. */
   name?: string;
+  /**
+   * Behind a proxy every request passes (`trustProxy`): the shown endpoint
+   * takes its scheme from the proxy's `X-Forwarded-Proto` (http or https), so
+   * a page reached over TLS at the proxy shows an https URL. Default false.
+   */
+  trustProxy?: boolean;
 }
 
 /** What a catalogue's page answers: a route for the HTTP transport's `routes` option. */
@@ -124,6 +130,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
  */
 export function cataloguePage(source: { readonly catalogue: Catalogue }, options: CataloguePageOptions): CataloguePage {
   const name = options.name ?? 'skillport';
+  const forwarded = (request: PageRequest) => (options.trustProxy === true ? request.headers.get('x-forwarded-proto') : null);
   return async (request) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !acceptsHtml(request.headers.get('accept'))) {
       return { status: 404, headers: { 'content-type': 'application/json' }, body: NOT_FOUND };
@@ -149,7 +156,7 @@ export function cataloguePage(source: { readonly catalogue: Catalogue }, options
       : renderPage({
           title: name,
           query,
-          hosts: hostConnections(shownEndpoint(urlOf(options.url), request.headers.get('host'), options.allowedHosts), name),
+          hosts: hostConnections(shownEndpoint(urlOf(options.url), request.headers.get('host'), options.allowedHosts, forwarded(request)), name),
           main: main.html,
           etag,
         });

@@ -186,6 +186,18 @@ describe('the catalogue page', () => {
     expect(await shown('skills.example.com"><script>', ['*'])).toBe('http://0.0.0.0:3000/mcp');
   });
 
+  it('takes the scheme a trusted proxy forwards, and only from a trusted proxy', async () => {
+    const shown = async (trustProxy: boolean, proto: string) => {
+      const page = cataloguePage({ catalogue }, { url: 'http://0.0.0.0:8080/mcp', allowedHosts: ['skills.example.com'], trustProxy });
+      const body = (await page(get('', { host: 'skills.example.com', 'x-forwarded-proto': proto }))).body as string;
+      return /claude mcp add --transport http skillport ([^\s<]+)</.exec(body)?.[1];
+    };
+    expect(await shown(true, 'https')).toBe('https://skills.example.com/mcp');
+    expect(await shown(true, 'javascript, https')).toBe('https://skills.example.com/mcp');
+    expect(await shown(true, 'https, javascript')).toBe('http://skills.example.com/mcp');
+    expect(await shown(false, 'https')).toBe('http://skills.example.com/mcp');
+  });
+
   it('gives the install links of each host', async () => {
     const body = (await page()(get(''))).body as string;
     const config = encodeURIComponent(JSON.stringify({ name: 'skillport', type: 'http', url: 'http://127.0.0.1:3000/mcp' }));
