@@ -5,13 +5,14 @@
  * list filters as you type; Tab reaches a skill and Enter opens it; a copy
  * button copies the host's command; the hostile skill's view runs no script
  * (no dialog, no marker set on `window`, no script blocked by the CSP, which
- * would mean markup got through); the page follows a change to the folder;
+ * would mean markup got through); the page follows a change to the folder
+ * (a skill added to the list, a skill removed from its own view);
  * and without JavaScript the search still works as a form.
  *
  * SKILLPORT_SCREENSHOT=docs/catalogue-page.png also writes the README's
  * screenshot, over the bundled skills.
  */
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +128,12 @@ describe('the catalogue page in Chromium', () => {
     // Bounded by the wait: the page polls every few seconds, the server reloads on the change.
     await expect.poll(() => names(page), { timeout: 30_000, interval: 500 }).toContain('fresh-skill');
     expect(await page.getByText('Appeared while the page was open.').count()).toBe(1);
+    // A skill's own view, when the skill goes away, says so.
+    await page.getByRole('link', { name: 'fresh-skill' }).click();
+    await page.waitForURL(/\?skill=fresh-skill$/);
+    rmSync(join(folder.dir, 'fresh-skill'), { recursive: true });
+    const heading = page.locator('article.skill-view > h2');
+    await expect.poll(() => heading.textContent(), { timeout: 30_000, interval: 500 }).toBe('No skill named “fresh-skill”');
   });
 
   it('searches without JavaScript as a plain form', async () => {

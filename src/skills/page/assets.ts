@@ -52,7 +52,8 @@ export const SCRIPT = `(() => {
     if (poll && etag) headers['If-None-Match'] = etag;
     const r = await fetch(partUrl(), { headers, signal: controller.signal, credentials: 'same-origin', cache: 'no-store' });
     if (r.status === 304) return;
-    if (!r.ok) throw new Error('status ' + r.status);
+    // A 404 is an answer too: the skill shown is gone, or no longer the caller's to see.
+    if (!r.ok && r.status !== 404) throw new Error('status ' + r.status);
     const html = await r.text();
     etag = r.headers.get('ETag');
     main.innerHTML = html;
@@ -73,7 +74,8 @@ export const SCRIPT = `(() => {
   function poll() {
     setTimeout(() => {
       if (document.visibilityState !== 'visible') return poll();
-      refresh(true).then(() => { wait = 3000; }, () => { wait = Math.min(wait * 2, 60000); }).finally(poll);
+      const failed = (e) => { if (e.name !== 'AbortError') wait = Math.min(wait * 2, 60000); };
+      refresh(true).then(() => { wait = 3000; }, failed).finally(poll);
     }, wait);
   }
   poll();

@@ -44,7 +44,7 @@ export function renderPage(parts: PageParts): string {
     `<input type="search" id="q" name="q" value="${text(parts.query)}" placeholder="Search skills" autocomplete="off" maxlength="200">`,
     '<button type="submit">Search</button></form>',
     `<details class="connect"><summary>Connect a host</summary>${parts.hosts.map(connection).join('')}</details></header>`,
-    `<main id="main" data-etag="${escapeHtml(parts.etag)}" aria-live="polite">${parts.main}</main>`,
+    `<main id="main" data-etag="${escapeHtml(parts.etag)}">${parts.main}</main>`,
     '<footer><p><small>Served by skillport.</small></p></footer>',
     `<script>${SCRIPT}</script></body></html>`,
   ].join('');
