@@ -34,6 +34,34 @@ export function linkAllowed(url: string): boolean {
   return ALLOWED_SCHEMES.has(scheme);
 }
 
+/** What a rendering knows of its skill: the paths of the files the caller may see, inside the skill. */
+export interface MarkdownEnv {
+  readonly files?: ReadonlySet<string>;
+}
+
+/** The id of a file's row in the skill view's file table (skill-view.ts). */
+export function fileAnchor(inSkill: string): string {
+  return `file-${encodeURIComponent(inSkill)}`;
+}
+
+/**
+ * A relative link to one of the skill's own files, as its row in the file
+ * table: the page serves no file, and `references/guide.md` resolved against
+ * `/` would name nothing. Other links are left as they are.
+ */
+function withinSkill(href: string, files: ReadonlySet<string> | undefined): string | undefined {
+  if (files === undefined || href === '' || SCHEME.test(href) || '/?#'.includes(href[0] as string)) return undefined;
+  const end = href.search(/[?#]/);
+  let path = end < 0 ? href : href.slice(0, end);
+  while (path.startsWith('./')) path = path.slice(2);
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  return files.has(path) ? `#${fileAnchor(path)}` : undefined;
+}
+
 function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, linkify: false, typographer: false });
   md.validateLink = linkAllowed;
@@ -42,6 +70,8 @@ function createRenderer(): MarkdownIt {
   rules.link_open = (tokens, i, options, env, self) => {
     // No referrer, no opener, no endorsement of what a skill links to.
     tokens[i]?.attrSet('rel', 'nofollow noopener noreferrer');
+    const own = withinSkill(String(tokens[i]?.attrGet('href') ?? ''), (env as MarkdownEnv | undefined)?.files);
+    if (own !== undefined) tokens[i]?.attrSet('href', own);
     return openLink(tokens, i, options, env, self);
   };
   rules.image = (tokens, i) => {
@@ -58,8 +88,12 @@ function createRenderer(): MarkdownIt {
 
 let renderer: MarkdownIt | undefined;
 
-/** Markdown as safe HTML; controls and bidi overrides in the text are made visible first (util/printable.ts). */
-export function renderMarkdown(markdown: string): string {
+/**
+ * Markdown as safe HTML; controls and bidi overrides in the text are made
+ * visible first (util/printable.ts). Relative links to `env.files` point at
+ * their rows in the skill view.
+ */
+export function renderMarkdown(markdown: string, env: MarkdownEnv = {}): string {
   renderer ??= createRenderer();
-  return renderer.render(escapeControls(markdown, { lines: true }));
+  return renderer.render(escapeControls(markdown, { lines: true }), { ...env });
 }

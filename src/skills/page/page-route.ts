@@ -104,8 +104,8 @@ async function mainPart(
   if (!entry) return { html: renderNoSkill(skillName), found: false };
   const files = catalogue.filesFor(entry.skill, principal);
   // markdown-it is loaded with the first skill shown, not with every server that may never show one.
-  const { renderMarkdown } = await import('./markdown.js');
-  return { html: renderSkillView(entry, files, findingsOf(entry.skill, catalogue.skills, catalogue.issues), renderMarkdown), found: true };
+  const markdown = await import('./markdown.js');
+  return { html: renderSkillView(entry, files, findingsOf(entry.skill, catalogue.skills, catalogue.issues), markdown), found: true };
 }
 
 /** Whether `ifNoneMatch` names `etag` (RFC 9110 §13.1.2, weak comparison). */

@@ -8,7 +8,14 @@
 import type { DirectoryEntry } from '../catalogue/skill-directory.js';
 import type { Issue } from '../load/issues.js';
 import type { SkillFileRecord } from '../load/skill-record.js';
-import { formatSize, text } from './html.js';
+import { escapeHtml, formatSize, text } from './html.js';
+import type { fileAnchor, renderMarkdown } from './markdown.js';
+
+/** markdown.ts, imported by the route with the first skill it shows. */
+export interface Markdown {
+  readonly renderMarkdown: typeof renderMarkdown;
+  readonly fileAnchor: typeof fileAnchor;
+}
 
 function section(title: string, body: string): string {
   return `<section><h3>${title}</h3>${body}</section>`;
@@ -29,8 +36,12 @@ function localesOf(entry: DirectoryEntry): string {
   return section('Locales', `<ul>${locales.map((l) => `<li><code>${text(l.locale)}</code>: ${text(l.description)}</li>`).join('')}</ul>`);
 }
 
-function filesOf(files: readonly SkillFileRecord[]): string {
-  const rows = files.map((f) => `<tr><td><code>${text(f.inSkill)}</code></td><td class="size">${formatSize(f.size)}</td><td>${text(f.mimeType)}</td></tr>`);
+/** The files, each row with the id that links to the file in SKILL.md point at (`anchor`). */
+function filesOf(files: readonly SkillFileRecord[], anchor: (inSkill: string) => string): string {
+  const rows = files.map(
+    (f) =>
+      `<tr id="${escapeHtml(anchor(f.inSkill))}"><td><code>${text(f.inSkill)}</code></td><td class="size">${formatSize(f.size)}</td><td>${text(f.mimeType)}</td></tr>`,
+  );
   return section('Files', `<table><thead><tr><th>Path</th><th>Size</th><th>Type</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
 }
 
@@ -44,13 +55,9 @@ function findingsOf(issues: readonly Issue[]): string {
 }
 
 /** The view of one skill, with the files and findings its caller may see. */
-export function renderSkillView(
-  entry: DirectoryEntry,
-  files: readonly SkillFileRecord[],
-  issues: readonly Issue[],
-  markdown: (text: string) => string,
-): string {
+export function renderSkillView(entry: DirectoryEntry, files: readonly SkillFileRecord[], issues: readonly Issue[], markdown: Markdown): string {
   const skill = entry.skill;
+  const env = { files: new Set(files.map((f) => f.inSkill)) };
   return [
     '<article class="skill-view">',
     '<p><a href="?" class="back">← All skills</a></p>',
@@ -58,9 +65,9 @@ export function renderSkillView(
     `<p class="description">${text(skill.description)}</p>`,
     argumentsOf(entry),
     localesOf(entry),
-    filesOf(files),
+    filesOf(files, markdown.fileAnchor),
     findingsOf(issues),
-    section('SKILL.md', `<div class="markdown">${markdown(skill.text.slice(skill.bodyOffset))}</div>`),
+    section('SKILL.md', `<div class="markdown">${markdown.renderMarkdown(skill.text.slice(skill.bodyOffset), env)}</div>`),
     '</article>',
   ].join('');
 }

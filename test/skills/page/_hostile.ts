@@ -35,7 +35,7 @@ const BODY = `# Hostile <script>${PWN}</script>
 
 [r]: javascript:${PWN}
 
-[fine](https://example.com/docs) and [relative](references/guide.md).
+[fine](https://example.com/docs) and [relative](references/guide.md) and [the French text](./SKILL.fr.md).
 
 \`\`\`html
 <script>${PWN}</script>

@@ -69,7 +69,7 @@ describe('the catalogue page with OAuth', () => {
     expect(hidden.status).toBe(404);
     expect(hidden.body.replace('beta-runbook', 'X')).toBe(missing.body.replace('no-such', 'X'));
     expect((await page(`${cli.page}?skill=beta-runbook`, b)).body).toContain(
-      '<a href="references/secret-plan.md" rel="nofollow noopener noreferrer">the plan</a>',
+      '<a href="#file-references%2Fsecret-plan.md" rel="nofollow noopener noreferrer">the plan</a>',
     );
     // A nested skill's files are shown only to who may use it.
     const outerA = (await page(`${cli.page}?skill=outer&part=main`, a)).body;

@@ -100,6 +100,10 @@ describe('the catalogue page', () => {
     expectInert(html);
     expect(html).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
     expect(html).toContain('<a href="https://example.com/docs" rel="nofollow noopener noreferrer">fine</a>');
+    // A relative link to one of the skill's files points at its row; a missing one stays as written.
+    expect(html).toContain('<tr id="file-SKILL.fr.md">');
+    expect(html).toContain('<a href="#file-SKILL.fr.md" rel="nofollow noopener noreferrer">the French text</a>');
+    expect(html).toContain('<a href="references/guide.md" rel="nofollow noopener noreferrer">relative</a>');
     for (const label of ['plain', 'upper', 'entity', 'tabbed', 'vb', 'data', 'file', 'ref link']) expect(html).not.toMatch(new RegExp(`<a [^>]*>${label}</a>`));
     expect(html).toContain('\\u2066isolate\\u2069');
     // The argument, the locale and the odd file name, as text.
