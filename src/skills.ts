@@ -7,6 +7,8 @@ export { buildCatalogue } from './skills/catalogue/catalogue.js';
 export type { GitSkillsFolder, GitSkillsOptions, GitSyncResult } from './skills/git/source.js';
 export { loadGitSkills } from './skills/git/source.js';
 export { isGitSource, redactCredentials, redactSource } from './skills/git/spec.js';
+export type { InstallableSkill, InstallOptions, InstallOutcome, InstallProgress, SkillFile } from './skills/install/install.js';
+export { chooseByName, chooseSkills, installSkills } from './skills/install/install.js';
 export type { Issue, Severity } from './skills/load/issues.js';
 export { formatIssue } from './skills/load/issues.js';
 export type { CataloguePage, CataloguePageOptions, PageReply, PageRequest } from './skills/page/page-route.js';

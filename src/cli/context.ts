@@ -7,7 +7,18 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
-import { type GitSkillsFolder, isGitSource, loadGitSkills, loadSkillsFolder, redactSource, type SkillsFolder, type UseListener } from '../skills.js';
+import {
+  buildCatalogue,
+  type Catalogue,
+  type GitSkillsFolder,
+  isGitSource,
+  loadGitSkills,
+  loadSkillsFolder,
+  redactSource,
+  type SkillsFolder,
+  type UseListener,
+} from '../skills.js';
+import type { Values } from './args.js';
 import { UsageError } from './args.js';
 import { loadLean } from './heap.js';
 
@@ -150,6 +161,26 @@ export async function skillsServer(
     ...(options.requestStateKey !== undefined ? { requestStateKey: options.requestStateKey } : {}),
   });
   return { server, folder };
+}
+
+/**
+ * The catalogue of one source (a folder, or a git repository fetched once),
+ * read without a server, and how to let it go (a git checkout is removed).
+ */
+export async function openCatalogue(
+  source: string,
+  values: Pick<Values, 'cache-dir'>,
+  env: Record<string, string | undefined>,
+  command: 'install',
+): Promise<{ catalogue: Catalogue; close(): Promise<void> }> {
+  if (!isGitSource(source)) {
+    if (values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git source', command);
+    requireFolders([source]);
+    return { catalogue: await buildCatalogue([source]), close: async () => {} };
+  }
+  const cacheDir = gitCacheDir(values['cache-dir'], env);
+  const folder = await loadGitSkills(source, { env, pullIntervalMs: 0, tools: false, ...(cacheDir !== undefined ? { cacheDir } : {}) });
+  return { catalogue: folder.catalogue, close: () => folder.close() };
 }
 
 /** A request context for commands that call the engine directly. */

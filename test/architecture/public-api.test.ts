@@ -70,15 +70,18 @@ describe('public API', () => {
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
 
-  it('exports the skills folder, git sources, the discovery index and the catalogue page from skillport/skills', async () => {
+  it('exports the skills folder, git sources, install, the discovery index and the catalogue page from skillport/skills', async () => {
     const entry = await import('../../src/skills.js');
     expect(Object.keys(entry).sort()).toEqual([
       'DISCOVERY_PREFIX',
       'SKILL_FILE_TEMPLATE',
       'buildCatalogue',
       'cataloguePage',
+      'chooseByName',
+      'chooseSkills',
       'discoveryRoutes',
       'formatIssue',
+      'installSkills',
       'isGitSource',
       'loadGitSkills',
       'loadSkillsFolder',

@@ -33,8 +33,8 @@ export function stampOf(info: { dev: number; ino: number; size: number; mtimeMs:
 export interface FileRead {
   bytes: Uint8Array;
   stamp: string;
-  /** The owner may execute it (a script): what a published archive keeps of the mode (publish/tar.ts). */
-  executable: boolean;
+  /** Whether the owner may execute it (a skill's scripts): what an install or archive keeps of the mode. */
+  executable?: boolean;
 }
 
 /**

@@ -167,13 +167,13 @@ export class Publication {
     const skillMd = skill.file.uri;
     for (const file of files) {
       const read = await this.#read(file);
-      parts.push({ path: file.uri === skillMd ? 'SKILL.md' : file.inSkill, bytes: read.bytes, executable: read.executable });
+      parts.push({ path: file.uri === skillMd ? 'SKILL.md' : file.inSkill, bytes: read.bytes, executable: read.executable === true });
     }
     return packArchive(parts);
   }
 
   /** A file's bytes as the catalogue recorded them, read confined; stale when they differ or it is gone. */
-  async #read(file: SkillFileRecord): Promise<{ bytes: Uint8Array; executable: boolean }> {
+  async #read(file: SkillFileRecord): Promise<{ bytes: Uint8Array; executable?: boolean }> {
     const entry = this.#catalogue.files.get(file.uri);
     if (entry === undefined) throw new StaleCatalogueError(file.rel);
     const read = await entry.fs.read(file.rel, file.size);
