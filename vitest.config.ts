@@ -9,8 +9,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The cluster tests need redis-server and nginx: `npm run test:cluster` (vitest.cluster.config.ts);
-    // the image tests a Docker engine: `npm run test:image` (vitest.image.config.ts).
-    exclude: ['test/cluster/**', 'test/deploy/image.test.ts', '**/node_modules/**'],
+    // the image tests a Docker engine: `npm run test:image` (vitest.image.config.ts); the browser
+    // tests Chromium: `npm run test:browser` (vitest.browser.config.ts).
+    exclude: ['test/cluster/**', 'test/browser/**', 'test/deploy/image.test.ts', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // A fresh clone has no ../shared/mcp-schema: its schema tests are skipped

@@ -11,6 +11,8 @@ export type { InstallableSkill, InstallOptions, InstallOutcome, InstallProgress,
 export { chooseByName, chooseSkills, installSkills } from './skills/install/install.js';
 export type { Issue, Severity } from './skills/load/issues.js';
 export { formatIssue } from './skills/load/issues.js';
+export type { CataloguePage, CataloguePageOptions, PageReply, PageRequest } from './skills/page/page-route.js';
+export { cataloguePage } from './skills/page/page-route.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
 export type { DiscoveryOptions, DiscoveryReply, DiscoveryRequest, DiscoveryRoute, PublishedFolder } from './skills/publish/discovery-routes.js';

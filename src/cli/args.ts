@@ -25,6 +25,7 @@ export const OPTIONS = {
   http: { type: 'string' },
   watch: { type: 'boolean' },
   'no-tools': { type: 'boolean' },
+  'no-page': { type: 'boolean' },
   prefix: { type: 'string' },
   name: { type: 'string' },
   title: { type: 'string' },

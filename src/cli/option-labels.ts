@@ -10,6 +10,7 @@ export const LABELS = {
   http: '--http HOST:PORT',
   watch: '--watch',
   'no-tools': '--no-tools',
+  'no-page': '--no-page',
   prefix: '--prefix P',
   name: '--name N',
   title: '--title T',

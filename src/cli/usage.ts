@@ -58,6 +58,7 @@ export const COMMANDS = {
       'cache-dir': CACHE,
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
+      'no-page': 'with --http: serve no catalogue page at / (browsers get it by default: the skills each caller may use, and how to connect)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
       'no-index':
         'with --http: do not publish the Agent Skills discovery index (GET /.well-known/agent-skills/index.json and its SKILL.md files and .tar.gz archives, behind the same token or OAuth as /mcp)',

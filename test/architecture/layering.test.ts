@@ -138,7 +138,7 @@ function stringLiterals(code: string): string[] {
 }
 
 /** The rank of each part of `skills/`: a part may import its own rank and below. */
-const SKILLS_RANK: Record<string, number> = { load: 0, formats: 0, catalogue: 1, tools: 2, install: 2, publish: 2, '': 3, git: 4 };
+const SKILLS_RANK: Record<string, number> = { load: 0, formats: 0, catalogue: 1, tools: 2, install: 2, publish: 2, page: 2, '': 3, git: 4 };
 
 /** A file's part of `skills/` by rank, undefined outside skills/ or in a part not ranked yet. */
 function skillsRank(path: string): number | undefined {
@@ -168,6 +168,8 @@ const BASE: Record<string, string | undefined> = {
 function allowed(file: string, target: string): boolean {
   const [layer] = file.split('/');
   if (target === 'yaml') return layer === 'skills';
+  // The catalogue page's Markdown, loaded with the first skill it shows.
+  if (target === 'markdown-it') return file === 'skills/page/markdown.ts';
   // JWT checks, loaded only by the OAuth resource server.
   if (target === 'jose') return file.startsWith('transport/http/auth/');
   // The Redis client, imported on first use by the one module that speaks to Redis.

@@ -70,12 +70,13 @@ describe('public API', () => {
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
 
-  it('exports the skills folder, git sources, install and the discovery index from skillport/skills', async () => {
+  it('exports the skills folder, git sources, install, the discovery index and the catalogue page from skillport/skills', async () => {
     const entry = await import('../../src/skills.js');
     expect(Object.keys(entry).sort()).toEqual([
       'DISCOVERY_PREFIX',
       'SKILL_FILE_TEMPLATE',
       'buildCatalogue',
+      'cataloguePage',
       'chooseByName',
       'chooseSkills',
       'discoveryRoutes',

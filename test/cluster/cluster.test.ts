@@ -199,9 +199,14 @@ describe('a cluster behind nginx', () => {
       // The discovery index's folder, by prefix: the index, and a name that is no skill.
       ['GET', '/.well-known/agent-skills/index.json'],
       ['GET', '/.well-known/agent-skills/no-such-skill/SKILL.md'],
+      // The catalogue page: the replica's own 404 to a request that does not ask for HTML.
+      ['GET', '/'],
     ];
     for (const [method, path] of forwarded) expect(await answer(nginx, method, path), `${method} ${path}`).toEqual(await answer(replica, method, path));
-    for (const path of ['/', '/mcp/', '/metrics', '/.well-known/oauth-authorization-server', '/hooks/git/x', '/.well-known/agent-skills']) {
+    const page = await fetch(`${nginx}/`, { headers: { Accept: 'text/html' } });
+    expect([page.status, page.headers.get('content-security-policy')?.startsWith("default-src 'none'")]).toEqual([200, true]);
+    expect(await page.text()).toContain('code-review');
+    for (const path of ['/mcp/', '/metrics', '/.well-known/oauth-authorization-server', '/hooks/git/x', '/.well-known/agent-skills']) {
       const refused = await answer(nginx, 'GET', path);
       expect(refused.status, path).toBe(404);
       expect(refused, path).not.toEqual(await answer(replica, 'GET', path));

@@ -169,7 +169,8 @@ function bytes(size: string): number {
 
 /**
  * The paths a fully configured `serve --http` answers: the server's route
- * table with what the CLI can turn on (a git webhook, OAuth's metadata), at
+ * table with what the CLI can turn on (a git webhook, OAuth's metadata, the
+ * catalogue page), at
  * the endpoint path serveHttp uses when the CLI names none.
  */
 async function servedPaths(): Promise<string[]> {
@@ -179,6 +180,8 @@ async function servedPaths(): Promise<string[]> {
   const options: HttpOptions = {
     routes: {
       [GIT_HOOK_PATH]: createGitHook({ secret: 'deploy test', onHook: () => {} }),
+      // The catalogue page, which the CLI mounts at / unless --no-page.
+      '/': { answer: async () => ({ status: 404, headers: {} }), access: 'authorized' },
       // On unless --no-index; its folder is read only when a request comes.
       ...discoveryRoutes({
         get catalogue(): never {

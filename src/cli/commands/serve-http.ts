@@ -4,7 +4,7 @@
  * transport's metrics, the discovery index), until a shutdown signal.
  */
 import { type Logger, type Server, SUPPORTED_VERSIONS } from '../../index.js';
-import { discoveryRoutes, formatIssue, type GitSkillsFolder, type SkillsFolder } from '../../skills.js';
+import { cataloguePage, discoveryRoutes, formatIssue, type GitSkillsFolder, type SkillsFolder } from '../../skills.js';
 import type { MetricsRegistry } from '../../telemetry.js';
 import { type Invocation, UsageError } from '../args.js';
 import type { CliIo } from '../context.js';
@@ -35,9 +35,24 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
   if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
   const redis = values.redis ?? env.SKILLPORT_REDIS_URL;
+  let endpoint: URL | undefined;
+  // The page is for people: behind the same gate as the MCP endpoint, and it shows each caller only the skills it may use.
+  const page =
+    values['no-page'] === true
+      ? undefined
+      : cataloguePage(folder, {
+          url: () => endpoint ?? new URL(`http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`),
+          ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
+          ...(values.name ? { name: values.name } : {}),
+          ...(values['trust-proxy'] ? { trustProxy: true } : {}),
+        });
   // The Agent Skills discovery index, behind the same token or OAuth as /mcp; each request publishes the catalogue served then.
   const index = values['no-index'] ? undefined : discoveryRoutes(folder, { onIssue: (issue) => logger.warn(formatIssue(issue)) });
-  const routes = { ...(hook ? { [GIT_HOOK_PATH]: hook } : {}), ...index };
+  const routes = {
+    ...(hook ? { [GIT_HOOK_PATH]: hook } : {}),
+    ...index,
+    ...(page ? { '/': { answer: page, access: 'authorized' as const } } : {}),
+  };
   const running = await serveHttp(server, {
     host,
     port,
@@ -51,9 +66,12 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
     ...(values['trust-proxy'] ? { trustProxy: true } : {}),
     ...(metrics ? { metrics } : {}),
   });
+  endpoint = running.url;
   const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
   if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
   if (index) logger.info(`publishing the discovery index at ${new URL('/.well-known/agent-skills/index.json', running.url).href}`);
+  // Before the line that says it serves, which tests and scripts wait for as the last one.
+  if (page) logger.info(`catalogue page for browsers at ${new URL('/', running.url).href}`);
   logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
   if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
   await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
