@@ -43,6 +43,12 @@ export interface SkillRecord {
   readonly path: string;
   /** {@link path} encoded for a URI, one segment at a time. */
   readonly uriBase: string;
+  /**
+   * The name it is served by as a prompt and loaded by with the skill tools:
+   * its `name`, or for a plugin's skill in a marketplace `<plugin>:<name>`
+   * (load/marketplace.ts), as Claude Code names plugin skills.
+   */
+  readonly promptName: string;
   /** `skill://<path>/SKILL.md`. */
   uri: string;
   frontmatter: Record<string, unknown> & { name: string; description: string };
@@ -198,6 +204,8 @@ interface Extras {
   /** Where a skill nested in another one is placed (see {@link SkillRecord.path}). */
   path?: string;
   uriBase?: string;
+  /** A plugin's skill: `<plugin>:<name>` (see {@link SkillRecord.promptName}). */
+  promptName?: string;
 }
 
 export class LoadedSkill implements SkillRecord {
@@ -232,8 +240,22 @@ export class LoadedSkill implements SkillRecord {
     return this.#extras?.uriBase ?? encodeSegment(this.name);
   }
 
+  get promptName(): string {
+    return this.#extras?.promptName ?? this.name;
+  }
+
   get uri(): string {
     return `skill://${this.uriBase}/SKILL.md`;
+  }
+
+  /**
+   * Places this skill, found at the top of a marketplace plugin's folder,
+   * under the plugin `namespace`: its path `<plugin>/<name>` (SEP-2640: the
+   * segments before the name are the server's to choose) and its prompt name
+   * `<plugin>:<name>`, so two plugins' skills of one name never clash.
+   */
+  namespaceIn(namespace: string): void {
+    this.extend({ path: `${namespace}/${this.path}`, uriBase: `${encodeSegment(namespace)}/${this.uriBase}`, promptName: `${namespace}:${this.name}` });
   }
 
   /**
@@ -244,7 +266,9 @@ export class LoadedSkill implements SkillRecord {
   nestIn(outer: SkillRecord, between: string): void {
     const path = between === '' ? `${outer.path}/${this.name}` : `${outer.path}/${between}/${this.name}`;
     const uriBase = between === '' ? `${outer.uriBase}/${encodeSegment(this.name)}` : `${outer.uriBase}/${encodePath(between)}/${encodeSegment(this.name)}`;
-    this.extend({ path, uriBase });
+    // Inside a plugin's skill, a nested skill is the plugin's too.
+    const colon = outer.promptName.indexOf(':');
+    this.extend({ path, uriBase, ...(colon > 0 ? { promptName: `${outer.promptName.slice(0, colon)}:${this.name}` } : {}) });
   }
 
   get description(): string {
