@@ -37,6 +37,8 @@ export interface CatalogueOptions {
   /** Prefix of shared reference prompts; default derived from the first folder's name. */
   prefix?: string;
   limits?: ScanLimits;
+  /** Findings of the source the folders came from (a discovery index's refusals), listed before the folders' own. */
+  findings?: readonly Issue[];
 }
 
 /** A prompt-name-safe slug of a folder name. */
@@ -246,7 +248,7 @@ async function addPromptFiles(build: Build, fs: ConfinedFs, refs: ScanResult['pr
 
 /** Builds a catalogue. Throws only when a folder itself cannot be opened. */
 export async function buildCatalogue(dirs: readonly string[], options: CatalogueOptions = {}): Promise<Catalogue> {
-  const issues: Issue[] = [];
+  const issues: Issue[] = [...(options.findings ?? [])];
   const { places, first } = await placesOf(dirs, issues);
   const build: Build = {
     issues,
