@@ -102,12 +102,12 @@ export function tarGz(files: Record<string, string | Uint8Array>): Uint8Array {
   }
 }
 
-/** Runs python3 `script` with `argv` and returns the bytes it writes to the file named by its first argument. */
-export function python(script: string, ...argv: string[]): Uint8Array {
+/** Runs python3 `script` with `input` on stdin and `argv`; returns the bytes it writes to the file named by its first argument. */
+export function python(script: string, input: string, ...argv: string[]): Uint8Array {
   const dir = mkdtempSync(join(tmpdir(), 'skillport-py-'));
   try {
     const out = join(dir, 'out');
-    execFileSync('python3', ['-c', script, out, ...argv]);
+    execFileSync('python3', ['-c', script, out, ...argv], { input });
     return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -118,7 +118,7 @@ export function python(script: string, ...argv: string[]): Uint8Array {
 export function zip(files: Record<string, string>): Uint8Array {
   const script = `import sys, json, zipfile
 with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
-    for name, text in json.loads(sys.argv[2]).items():
+    for name, text in json.loads(sys.stdin.read()).items():
         z.writestr(name, text)`;
   return python(script, JSON.stringify(files));
 }
