@@ -8,11 +8,11 @@ export type { GitSkillsFolder, GitSkillsOptions, GitSyncResult } from './skills/
 export { loadGitSkills } from './skills/git/source.js';
 export { isGitSource, redactCredentials, redactSource } from './skills/git/spec.js';
 export type { Issue, Severity } from './skills/load/issues.js';
-export { isIndexSource } from './skills/remote/index-document.js';
-export type { IndexSkillsFolder, IndexSkillsOptions, IndexSyncResult } from './skills/remote/index-source.js';
-export { loadIndexSkills } from './skills/remote/index-source.js';
 export { formatIssue } from './skills/load/issues.js';
 export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
+export { isIndexSource } from './skills/remote/index-document.js';
+export type { IndexSkillsFolder, IndexSkillsOptions, IndexSyncResult } from './skills/remote/index-source.js';
+export { loadIndexSkills } from './skills/remote/index-source.js';
 export type { SkillSurface, UseListener } from './skills/usage.js';
 export { usageNames } from './skills/usage.js';

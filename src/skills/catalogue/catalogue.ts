@@ -10,7 +10,7 @@ import { audienceOf, restrictTo } from '../../core/audience.js';
 import type { Prompt } from '../../core/model.js';
 import { trimOf } from '../../util/trim.js';
 import { declaredAudience } from '../load/audience.js';
-import { type ConfinedFs, openConfined } from '../load/confined-fs.js';
+import type { ConfinedFs } from '../load/confined-fs.js';
 import { keyLines } from '../load/frontmatter.js';
 import { addIssues, capIssues, type Issue } from '../load/issues.js';
 import { loadSkill } from '../load/load-skill.js';

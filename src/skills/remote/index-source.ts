@@ -16,8 +16,8 @@
 import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type Logger, silentLogger } from '../../core/context.js';
-import { buildCatalogue, type Catalogue } from '../catalogue/catalogue.js';
+import { silentLogger } from '../../core/context.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { createOwnedFolder } from '../git/workspace.js';
 import { DEFAULT_LIMITS } from '../load/scan.js';
 import { createPoller } from '../poll.js';
