@@ -33,6 +33,8 @@ export type OptionName =
   | 'allow-host'
   | 'pull-interval'
   | 'cache-dir'
+  | 'index-origin'
+  | 'index-insecure-http'
   | 'hook-secret-env'
   | 'redis'
   | 'metrics'
@@ -68,6 +70,8 @@ const LABELS: Record<OptionName, string> = {
   'allow-host': '--allow-host H',
   'pull-interval': '--pull-interval S',
   'cache-dir': '--cache-dir DIR',
+  'index-origin': '--index-origin O',
+  'index-insecure-http': '--index-insecure-http',
   'hook-secret-env': '--hook-secret-env VAR',
   redis: '--redis URL',
   metrics: '--metrics HOST:PORT',
@@ -90,8 +94,12 @@ interface CommandSpec {
   examples: readonly string[];
 }
 
-const DIR = 'a skills folder (repeatable; default: the bundled skills), or one git repository: git+https://HOST/REPO.git#REF:SUBFOLDER';
-const CACHE = 'with a git source: where checkouts go (default: $XDG_CACHE_HOME/skillport/git, else ~/.cache/skillport/git)';
+const DIR =
+  'a skills folder (repeatable; default: the bundled skills; a plugin marketplace is read as its plugins), or one git repository: git+https://HOST/REPO.git#REF:SUBFOLDER, or one discovery index: https://HOST';
+const CACHE = 'with a git or index source: where checkouts go (default: $XDG_CACHE_HOME/skillport/git or /index, else under ~/.cache/skillport/)';
+const INDEX_ORIGIN = "with an index source: another origin its skills' files may be fetched from (repeatable; default: the index's own only)";
+const INDEX_HTTP = 'with an index source: read plain http from hosts other than this machine (their digests could be altered in transit)';
+const INDEX_OPTIONS = { 'index-origin': INDEX_ORIGIN, 'index-insecure-http': INDEX_HTTP } as const;
 const PREFIX = "prefix of shared reference prompts (default: the first folder's name)";
 
 export const COMMANDS = {
@@ -122,8 +130,9 @@ export const COMMANDS = {
       'auth-client-secret-env': 'with --auth-introspection: the environment variable holding its client secret',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
-      'pull-interval': 'with a git source: fetch every S seconds and serve a new commit (default: 60; 0: never)',
+      'pull-interval': 'with a git or index source: fetch every S seconds and serve what is new (default: 60; 0: never)',
       'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
@@ -133,6 +142,7 @@ export const COMMANDS = {
       'skillport serve ./skills --watch',
       'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills',
       'skillport serve git+https://example.com/team/skills.git#main:skills --http 3000',
+      'skillport serve https://skills.example.com --http 3000',
       'skillport serve ./skills --http 127.0.0.1:3000 --allow-host skills.example.com --auth-issuer https://login.example.com/ --auth-scope skills:read',
       'skillport serve ./skills --http 3000 --metrics 9464',
     ],
@@ -142,8 +152,8 @@ export const COMMANDS = {
     usage: 'list [DIR...] [options]',
     summary: 'List the prompts the folders yield, with their arguments (optional ones in brackets).',
     positionalFolders: true,
-    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output', 'cache-dir': CACHE },
-    examples: ['skillport list ./skills', 'skillport list ./team-skills ./my-skills --json'],
+    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output', 'cache-dir': CACHE, ...INDEX_OPTIONS },
+    examples: ['skillport list ./skills', 'skillport list ./team-skills ./my-skills --json', 'skillport list https://skills.example.com'],
   },
   get: {
     brief: "Print a prompt's text",
@@ -156,6 +166,7 @@ export const COMMANDS = {
       prefix: PREFIX,
       json: 'the whole prompts/get result as JSON',
       'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
     },
     examples: ['skillport get greeting --dir ./skills --arg who=Ada'],
   },
@@ -170,6 +181,7 @@ export const COMMANDS = {
       prefix: PREFIX,
       json: 'the completion result as JSON',
       'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
     },
     examples: ['skillport complete greeting language ge --dir ./skills'],
   },
@@ -178,7 +190,14 @@ export const COMMANDS = {
     usage: 'check [DIR...] [options]',
     summary: 'Lint skills folders: every finding as path:line: severity: message (code), sorted, then a summary. Exit 1 on errors.',
     positionalFolders: true,
-    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output', 'cache-dir': CACHE },
+    options: {
+      dir: `${DIR}; the same as a positional DIR`,
+      prefix: PREFIX,
+      strict: 'warnings fail too',
+      json: 'JSON output',
+      'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
+    },
     examples: ['skillport check ./skills --strict'],
   },
   usage: {
