@@ -94,12 +94,10 @@ interface CommandSpec {
   examples: readonly string[];
 }
 
-const DIR =
-  'a skills folder (repeatable; default: the bundled skills; a plugin marketplace is read as its plugins), or one git repository: git+https://HOST/REPO.git#REF:SUBFOLDER, or one discovery index: https://HOST';
+const DIR = 'a skills folder or plugin marketplace (repeatable; default: the bundled skills), or one git+https://HOST/REPO.git#REF:DIR or index URL';
 const CACHE = 'with a git or index source: where checkouts go (default: $XDG_CACHE_HOME/skillport/git or /index, else under ~/.cache/skillport/)';
-const INDEX_ORIGIN = "with an index source: another origin its skills' files may be fetched from (repeatable; default: the index's own only)";
-const INDEX_HTTP = 'with an index source: read plain http from hosts other than this machine (their digests could be altered in transit)';
-const INDEX_OPTIONS = { 'index-origin': INDEX_ORIGIN, 'index-insecure-http': INDEX_HTTP } as const;
+const INDEX_ORIGIN = "with an index source: another origin its skills' files may come from (repeatable; default: the index's only)";
+const INDEX_OPTIONS = { 'index-origin': INDEX_ORIGIN, 'index-insecure-http': 'with an index source: read plain http beyond this machine' } as const;
 const PREFIX = "prefix of shared reference prompts (default: the first folder's name)";
 
 export const COMMANDS = {

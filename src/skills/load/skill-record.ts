@@ -43,11 +43,7 @@ export interface SkillRecord {
   readonly path: string;
   /** {@link path} encoded for a URI, one segment at a time. */
   readonly uriBase: string;
-  /**
-   * The name it is served by as a prompt and loaded by with the skill tools:
-   * its `name`, or for a plugin's skill in a marketplace `<plugin>:<name>`
-   * (load/marketplace.ts), as Claude Code names plugin skills.
-   */
+  /** Its prompt name, which the skill tools load it by: `name`, or `<plugin>:<name>` in a marketplace (marketplace.ts), as Claude Code says. */
   readonly promptName: string;
   /** `skill://<path>/SKILL.md`. */
   uri: string;
@@ -248,12 +244,7 @@ export class LoadedSkill implements SkillRecord {
     return `skill://${this.uriBase}/SKILL.md`;
   }
 
-  /**
-   * Places this skill, found at the top of a marketplace plugin's folder,
-   * under the plugin `namespace`: its path `<plugin>/<name>` (SEP-2640: the
-   * segments before the name are the server's to choose) and its prompt name
-   * `<plugin>:<name>`, so two plugins' skills of one name never clash.
-   */
+  /** Places this skill under plugin `namespace`: path `<plugin>/<name>` (SEP-2640: the segments before the name are the server's) and prompt name `<plugin>:<name>`. */
   namespaceIn(namespace: string): void {
     this.extend({ path: `${namespace}/${this.path}`, uriBase: `${encodeSegment(namespace)}/${this.uriBase}`, promptName: `${namespace}:${this.name}` });
   }
