@@ -17,8 +17,8 @@ export interface GetLimits {
   timeoutMs: number;
   /** Whether a URL (the first or a redirect's target) may be fetched; the reason it may not, otherwise. */
   allowed(url: URL): string | undefined;
-  /** Headers sent to every hop (an index's `Authorization`; hops are all allowed origins). */
-  headers?: Record<string, string>;
+  /** Headers sent to a hop on `origin` alone (the index's `Authorization`: never to another origin, allowed or not). */
+  headers?: { origin: string; values: Record<string, string> };
 }
 
 /** A body read whole, or 304 for an ETag that still matches. */
@@ -68,7 +68,8 @@ export async function httpGet(url: URL, limits: GetLimits, etag?: string): Promi
     if (refused !== undefined) throw new HttpGetError(`${shown} is not fetched: ${refused}`);
     let response: Response;
     try {
-      const headers = { ...limits.headers, ...(etag !== undefined ? { 'if-none-match': etag } : {}) };
+      const own = limits.headers !== undefined && at.origin === limits.headers.origin ? limits.headers.values : {};
+      const headers = { ...own, ...(etag !== undefined ? { 'if-none-match': etag } : {}) };
       response = await fetch(at, { redirect: 'manual', signal, headers });
     } catch (error) {
       const cause = signal.aborted
@@ -81,7 +82,11 @@ export async function httpGet(url: URL, limits: GetLimits, etag?: string): Promi
       const location = response.headers.get('location');
       if (location === null || hop >= MAX_REDIRECTS)
         throw new HttpGetError(`GET ${shown}: ${location === null ? 'a redirect without Location' : 'too many redirects'}`);
-      at = new URL(location, at);
+      try {
+        at = new URL(location, at);
+      } catch {
+        throw new HttpGetError(`GET ${shown}: a redirect to something that is not a URL`);
+      }
       continue;
     }
     if (response.status === 304 && etag !== undefined) {

@@ -92,7 +92,7 @@ async function newState(spec: IndexSpec, options: IndexSkillsOptions): Promise<S
     maxBytes: maxArtifact,
     timeoutMs: options.timeoutMs ?? 30_000,
     allowed,
-    ...(spec.authorization !== undefined ? { headers: { authorization: spec.authorization } } : {}),
+    ...(spec.authorization !== undefined ? { headers: { origin: spec.url.origin, values: { authorization: spec.authorization } } } : {}),
   };
   const maxFileBytes = options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number);
   const dir = await createOwnedFolder(join(options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'index'), spec.key));

@@ -26,6 +26,8 @@ export interface Publisher {
   readonly files: Map<string, Published>;
   /** Requests by path, and how many were answered 304. */
   readonly hits: Map<string, number>;
+  /** The Authorization header of each request, by path ('' for none). */
+  readonly authorizations: Map<string, string>;
   notModified: number;
   /** Writes the index of `skills` (each `{ name, type, url, digest }`). */
   index(skills: ReadonlyArray<Record<string, string>>): void;
@@ -38,10 +40,12 @@ export const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').upda
 export async function publish(port = 0): Promise<Publisher> {
   const files = new Map<string, Published>();
   const hits = new Map<string, number>();
+  const authorizations = new Map<string, string>();
   const state = { notModified: 0 };
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    authorizations.set(path, request.headers.authorization ?? '');
     const file = files.get(path);
     if (!file) {
       response.writeHead(404).end();
@@ -61,6 +65,7 @@ export async function publish(port = 0): Promise<Publisher> {
     origin,
     files,
     hits,
+    authorizations,
     get notModified() {
       return state.notModified;
     },

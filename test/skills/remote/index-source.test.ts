@@ -167,8 +167,12 @@ describe('loadIndexSkills', () => {
     expect(folder.catalogue.skills).toEqual([]);
     expect(folder.catalogue.issues[0]?.message).toContain(`${other.origin} is not the index's origin`);
     expect(other.hits.size).toBe(0);
-    const allowed = await open(p.origin, { allowOrigins: [other.origin] });
+    // Allowed; the index's credentials go to the index's origin alone.
+    const withUser = `http://reader:s3cret@${p.origin.slice('http://'.length)}`;
+    const allowed = await open(withUser, { allowOrigins: [other.origin] });
     expect(allowed.catalogue.prompts.map((x) => x.name)).toEqual(['poems']);
+    expect(p.authorizations.get(INDEX)).toBe(`Basic ${Buffer.from('reader:s3cret').toString('base64')}`);
+    expect(other.authorizations.get('/poems/SKILL.md')).toBe('');
 
     p.files.set(INDEX, { body: encoder.encode(JSON.stringify({ $schema: 'https://example.com/v9', skills: [] })), type: 'application/json' });
     await expect(open(p.origin)).rejects.toThrow(/\$schema "https:\/\/example.com\/v9" is not one this server reads/);
