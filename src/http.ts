@@ -10,7 +10,7 @@ export { createHttpHandler } from './transport/http/handler.js';
 export type { NodeHandlerOptions } from './transport/http/node.js';
 export { toNodeHandler } from './transport/http/node.js';
 export type { FetchHandler } from './transport/http/node-fetch.js';
-export type { HttpHandler, HttpOptions, HttpRoute, OAuthOptions, RouteReply, RouteRequest } from './transport/http/options.js';
+export type { HttpHandler, HttpOptions, HttpRoute, OAuthOptions, RouteReply, RouteRequest, RouteSpec } from './transport/http/options.js';
 // What HttpHandler.reply takes and answers, for adapters of other servers.
 export type { BodyBudget, HeaderReader, HttpReply, HttpRequest } from './transport/http/request.js';
 export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';

@@ -52,7 +52,11 @@ export const OPTIONS = {
   'hook-secret-env': { type: 'string' },
   redis: { type: 'string' },
   metrics: { type: 'string' },
+  to: { type: 'string' },
+  force: { type: 'boolean' },
+  'token-env': { type: 'string' },
   'trust-proxy': { type: 'boolean' },
+  'no-index': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies Record<OptionName, unknown>;

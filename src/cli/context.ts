@@ -8,6 +8,8 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Logger, type RequestContext, type Server } from '../index.js';
 import {
+  buildCatalogue,
+  type Catalogue,
   type GitSkillsFolder,
   isGitSource,
   isIndexSource,
@@ -18,6 +20,7 @@ import {
   type SkillsFolder,
   type UseListener,
 } from '../skills.js';
+import type { Values } from './args.js';
 import { UsageError } from './args.js';
 import { loadLean } from './heap.js';
 
@@ -194,6 +197,28 @@ export async function skillsServer(
     ...(options.requestStateKey !== undefined ? { requestStateKey: options.requestStateKey } : {}),
   });
   return { server, folder };
+}
+
+/**
+ * The catalogue of one source (a folder, or a git repository or discovery
+ * index fetched once), read without a server, and how to let it go (a git
+ * checkout or the index's verified artifacts are removed).
+ */
+export async function openCatalogue(
+  source: string,
+  values: Pick<Values, 'cache-dir'>,
+  env: Record<string, string | undefined>,
+  command: 'install',
+): Promise<{ catalogue: Catalogue; close(): Promise<void> }> {
+  if (!isGitSource(source)) {
+    if (values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git or index source', command);
+    requireFolders([source]);
+    return { catalogue: await buildCatalogue([source]), close: async () => {} };
+  }
+  const cacheDir = gitCacheDir(values['cache-dir'], env, source);
+  const once = { pullIntervalMs: 0, tools: false, ...(cacheDir !== undefined ? { cacheDir } : {}) };
+  const folder = isIndexSource(source) ? await loadIndexSkills(source, once) : await loadGitSkills(source, { ...once, env });
+  return { catalogue: folder.catalogue, close: () => folder.close() };
 }
 
 /** A request context for commands that call the engine directly. */

@@ -9,6 +9,7 @@ import { isGitSource, redactCredentials, redactSource } from '../skills.js';
 import { type Invocation, parse, UsageError } from './args.js';
 import { check } from './commands/check.js';
 import { complete, get, list } from './commands/inspect.js';
+import { install } from './commands/install.js';
 import { serve } from './commands/serve.js';
 import { usage } from './commands/usage-report.js';
 import { type CliIo, packageVersion } from './context.js';
@@ -43,6 +44,8 @@ async function dispatch(invocation: Invocation & { command: CommandName }, io: C
       return complete(invocation, io, env);
     case 'check':
       return check(invocation, io, env);
+    case 'install':
+      return install(invocation, io, env);
     case 'usage':
       return usage(invocation, io);
   }

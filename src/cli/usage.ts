@@ -4,81 +4,9 @@
  * the two cannot disagree.
  */
 import { SUPPORTED_VERSIONS } from '../index.js';
+import { LABELS, type OptionName } from './option-labels.js';
 
-/** Every option name, as written after `--`. */
-export type OptionName =
-  | 'dir'
-  | 'http'
-  | 'watch'
-  | 'no-tools'
-  | 'prefix'
-  | 'name'
-  | 'title'
-  | 'instructions'
-  | 'arg'
-  | 'json'
-  | 'strict'
-  | 'log-level'
-  | 'log-format'
-  | 'page-size'
-  | 'auth-token'
-  | 'auth-issuer'
-  | 'auth-audience'
-  | 'auth-scope'
-  | 'auth-claim'
-  | 'auth-introspection'
-  | 'auth-client-id'
-  | 'auth-client-secret-env'
-  | 'allow-origin'
-  | 'allow-host'
-  | 'pull-interval'
-  | 'cache-dir'
-  | 'index-origin'
-  | 'index-insecure-http'
-  | 'hook-secret-env'
-  | 'redis'
-  | 'metrics'
-  | 'trust-proxy'
-  | 'help'
-  | 'version';
-
-/** How an option is shown in help: the flag with its value's placeholder. */
-const LABELS: Record<OptionName, string> = {
-  dir: '--dir DIR',
-  http: '--http HOST:PORT',
-  watch: '--watch',
-  'no-tools': '--no-tools',
-  prefix: '--prefix P',
-  name: '--name N',
-  title: '--title T',
-  instructions: '--instructions TEXT',
-  arg: '--arg NAME=VALUE',
-  json: '--json',
-  strict: '--strict',
-  'log-level': '--log-level L',
-  'log-format': '--log-format F',
-  'page-size': '--page-size N',
-  'auth-token': '--auth-token T',
-  'auth-issuer': '--auth-issuer URL',
-  'auth-audience': '--auth-audience URL',
-  'auth-scope': '--auth-scope S',
-  'auth-claim': '--auth-claim NAME',
-  'auth-introspection': '--auth-introspection URL',
-  'auth-client-id': '--auth-client-id ID',
-  'auth-client-secret-env': '--auth-client-secret-env VAR',
-  'allow-origin': '--allow-origin O',
-  'allow-host': '--allow-host H',
-  'pull-interval': '--pull-interval S',
-  'cache-dir': '--cache-dir DIR',
-  'index-origin': '--index-origin O',
-  'index-insecure-http': '--index-insecure-http',
-  'hook-secret-env': '--hook-secret-env VAR',
-  redis: '--redis URL',
-  metrics: '--metrics HOST:PORT',
-  'trust-proxy': '--trust-proxy',
-  help: '-h, --help',
-  version: '-v, --version',
-};
+export type { OptionName } from './option-labels.js';
 
 interface CommandSpec {
   /** What follows `skillport` in the usage line. */
@@ -134,6 +62,8 @@ export const COMMANDS = {
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
       'trust-proxy': 'with --http: count the per-client stream cap by the last X-Forwarded-For address (only behind a proxy every request passes)',
+      'no-index':
+        'with --http: do not publish the Agent Skills discovery index (GET /.well-known/agent-skills/index.json and its SKILL.md files and .tar.gz archives, behind the same token or OAuth as /mcp)',
       metrics: 'serve Prometheus metrics at GET /metrics on this address of its own (a bare PORT means 127.0.0.1); off by default',
     },
     examples: [
@@ -197,6 +127,24 @@ export const COMMANDS = {
       ...INDEX_OPTIONS,
     },
     examples: ['skillport check ./skills --strict'],
+  },
+  install: {
+    brief: 'Write skills to disk, in the folder a host reads',
+    usage: 'install SOURCE [NAME...] --to DIR [options]',
+    summary:
+      'Write the skills NAME... of SOURCE (every skill when none is named) as DIR/<name>/, the layout hosts read, each file checked against its SHA-256 first. SOURCE is a skills folder, a git repository, or a running MCP server that serves the Skills extension (mcp+https://HOST/mcp), whose files are checked against its manifests. A skill already in DIR is replaced only with --force, and the old folder stays until the new one is complete.',
+    positionalFolders: false,
+    options: {
+      to: 'the folder to write to, or a host whose project folder to use: claude (.claude/skills), copilot or vscode (.github/skills), cursor (.cursor/skills), codex or agents (.agents/skills), gemini (.gemini/skills)',
+      force: 'replace skills that are already there',
+      'token-env': 'with an MCP source: the environment variable holding the bearer token to send',
+      json: 'JSON output: each skill with its status, files and bytes',
+      'cache-dir': CACHE,
+    },
+    examples: [
+      'skillport install ./team-skills pdf-forms --to claude',
+      'skillport install git+https://example.com/team/skills.git --to .agents/skills --force',
+    ],
   },
   usage: {
     brief: 'Print how often each skill was used, from running servers',

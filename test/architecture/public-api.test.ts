@@ -70,6 +70,28 @@ describe('public API', () => {
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
 
+  it('exports the skills folder, git and index sources, install and the discovery index from skillport/skills', async () => {
+    const entry = await import('../../src/skills.js');
+    expect(Object.keys(entry).sort()).toEqual([
+      'DISCOVERY_PREFIX',
+      'SKILL_FILE_TEMPLATE',
+      'buildCatalogue',
+      'chooseByName',
+      'chooseSkills',
+      'discoveryRoutes',
+      'formatIssue',
+      'installSkills',
+      'isGitSource',
+      'isIndexSource',
+      'loadGitSkills',
+      'loadIndexSkills',
+      'loadSkillsFolder',
+      'redactCredentials',
+      'redactSource',
+      'usageNames',
+    ]);
+  });
+
   it('exports metrics and traces from skillport/telemetry', async () => {
     const entry = await import('../../src/telemetry.js');
     expect(Object.keys(entry).sort()).toEqual([

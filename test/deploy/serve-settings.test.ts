@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hostPort, parse } from '../../src/cli/args.js';
 import { createServer } from '../../src/index.js';
+import { discoveryRoutes } from '../../src/skills.js';
 import { createAuthGate } from '../../src/transport/http/auth/gate.js';
 import { createUserRoutes } from '../../src/transport/http/extra-routes.js';
 import { createGitHook, DEFAULT_HOOK_BODY_BYTES, GIT_HOOK_PATH } from '../../src/transport/http/git-hook.js';
@@ -155,6 +156,11 @@ function exactLocations(text: string): Map<string, string> {
   return new Map([...text.matchAll(/location\s*=\s*(\S+)\s*\{([^}]*)\}/g)].map((m) => [m[1] as string, m[2] as string]));
 }
 
+/** The `location ^~ PREFIX { ... }` blocks (a prefix that no regex location overrides), by prefix. */
+function prefixLocations(text: string): Map<string, string> {
+  return new Map([...text.matchAll(/location\s*\^~\s*(\S+)\s*\{([^}]*)\}/g)].map((m) => [m[1] as string, m[2] as string]));
+}
+
 /** An nginx size (`4m`, `1k`, `512`) in bytes. */
 function bytes(size: string): number {
   const unit = { k: 1024, m: 1024 * 1024, g: 1024 * 1024 * 1024 }[size.slice(-1).toLowerCase()];
@@ -171,20 +177,29 @@ async function servedPaths(): Promise<string[]> {
   const path = running.url.pathname;
   await running.close();
   const options: HttpOptions = {
-    routes: { [GIT_HOOK_PATH]: createGitHook({ secret: 'deploy test', onHook: () => {} }) },
+    routes: {
+      [GIT_HOOK_PATH]: createGitHook({ secret: 'deploy test', onHook: () => {} }),
+      // On unless --no-index; its folder is read only when a request comes.
+      ...discoveryRoutes({
+        get catalogue(): never {
+          throw new Error('not asked for');
+        },
+      }),
+    },
     oauth: { issuer: 'https://issuer.example' },
   };
   const endpoint = { path, access: 'authorized' as const, answer: () => ({ status: 500, headers: {} }) };
   const gate = createAuthGate(options, path, 'deploy-test', { debug() {}, info() {}, warn() {}, error() {} });
   const table = routeTable({ server, options, path, endpoint, userRoutes: createUserRoutes(options, path), authRoutes: gate.routes, serving: () => true });
-  return [...table.keys()];
+  // A prefix route as nginx names a prefix location.
+  return table.routes.map((route) => (route.prefix === true ? `^~ ${route.path}` : route.path));
 }
 
 describe('deploy/nginx/skillport.conf', () => {
   const text = nginxText('skillport.conf');
 
   it('forwards exactly the paths the server’s route table serves, each to the upstream, and 404s the rest', async () => {
-    const locations = exactLocations(text);
+    const locations = new Map([...exactLocations(text), ...[...prefixLocations(text)].map(([at, block]) => [`^~ ${at}`, block] as const)]);
     expect([...locations.keys()].sort()).toEqual((await servedPaths()).sort());
     const upstream = /upstream\s+(\S+)\s*\{/.exec(text)?.[1];
     for (const [path, block] of locations) expect(block, path).toMatch(new RegExp(`proxy_pass\\s+http://${upstream};`));

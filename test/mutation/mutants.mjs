@@ -71,6 +71,40 @@ export const MUTANTS = [
     replace: 'return mine !== undefined || audience.length >= 0;',
     tests: ['test/transport/http/auth/audiences.test.ts'],
   },
+  // The discovery index per caller (skills/publish/publication.ts): what MCP hides, the index hides too.
+  {
+    id: 'index-audience-skills',
+    rule: 'the discovery index lists, and serves, only the skills the caller may use',
+    file: 'src/skills/publish/publication.ts',
+    find: '      if (!mayUse(skill, principal)) continue;',
+    replace: '',
+    tests: ['test/skills/publish/discovery-audience.test.ts'],
+  },
+  {
+    id: 'index-audience-files',
+    rule: "an archive holds only the files the caller may use (never a restricted nested skill's)",
+    file: 'src/skills/publish/publication.ts',
+    find: 'const files = this.#catalogue.filesFor(skill, principal);',
+    replace: 'const files = skill.files;',
+    tests: ['test/skills/publish/discovery-audience.test.ts'],
+  },
+  {
+    id: 'index-digest',
+    rule: 'a file changed since the catalogue read it is never published under the old digest',
+    file: 'src/skills/publish/publication.ts',
+    find: "if ('refused' in read || digestOf(read.bytes) !== file.digest) throw new StaleCatalogueError(file.rel);",
+    replace: "if ('refused' in read) throw new StaleCatalogueError(file.rel);",
+    tests: ['test/skills/publish/discovery-library.test.ts'],
+  },
+  // A route of the routes option asks for the AuthGate (transport/http/extra-routes.ts).
+  {
+    id: 'route-authorized',
+    rule: "an 'authorized' route passes the MCP endpoint's token or OAuth first",
+    file: 'src/transport/http/extra-routes.ts',
+    find: "access: spec.access ?? 'guarded',",
+    replace: "access: 'guarded',",
+    tests: ['test/transport/http/extra-routes.test.ts', 'test/skills/publish/discovery-audience.test.ts'],
+  },
   // The git webhook's signatures (transport/http/git-hook.ts).
   {
     id: 'hook-github-hmac',

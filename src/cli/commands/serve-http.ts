@@ -1,10 +1,10 @@
 /**
  * `serve --http`: the Streamable HTTP server with what the flags and the
  * environment ask for (tokens, OAuth, hosts, the git hook, Redis, the
- * transport's metrics), until a shutdown signal.
+ * transport's metrics, the discovery index), until a shutdown signal.
  */
 import { type Logger, type Server, SUPPORTED_VERSIONS } from '../../index.js';
-import type { GitSkillsFolder, SkillsFolder } from '../../skills.js';
+import { discoveryRoutes, formatIssue, type GitSkillsFolder, type SkillsFolder } from '../../skills.js';
 import type { MetricsRegistry } from '../../telemetry.js';
 import { type Invocation, UsageError } from '../args.js';
 import type { CliIo } from '../context.js';
@@ -35,6 +35,9 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   const authToken = values['auth-token'] ?? (oauth ? undefined : env.SKILLPORT_AUTH_TOKEN);
   if (authToken && oauth) throw new UsageError('--auth-token and --auth-issuer exclude each other', 'serve');
   const redis = values.redis ?? env.SKILLPORT_REDIS_URL;
+  // The Agent Skills discovery index, behind the same token or OAuth as /mcp; each request publishes the catalogue served then.
+  const index = values['no-index'] ? undefined : discoveryRoutes(folder, { onIssue: (issue) => logger.warn(formatIssue(issue)) });
+  const routes = { ...(hook ? { [GIT_HOOK_PATH]: hook } : {}), ...index };
   const running = await serveHttp(server, {
     host,
     port,
@@ -43,13 +46,14 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
     ...(oauth ? { oauth } : {}),
     ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
     ...(values['allow-host'] ? { allowedHosts: values['allow-host'] } : {}),
-    ...(hook ? { routes: { [GIT_HOOK_PATH]: hook } } : {}),
+    ...(Object.keys(routes).length > 0 ? { routes } : {}),
     ...(redis ? { redis } : {}),
     ...(values['trust-proxy'] ? { trustProxy: true } : {}),
     ...(metrics ? { metrics } : {}),
   });
   const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
   if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
+  if (index) logger.info(`publishing the discovery index at ${new URL('/.well-known/agent-skills/index.json', running.url).href}`);
   logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
   if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
   await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));

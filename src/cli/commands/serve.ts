@@ -13,7 +13,7 @@ import { serveOverHttp } from './serve-http.js';
 import { folderMetrics, metricsAddress, startMetrics } from './serve-metrics.js';
 import { serveTracing } from './serve-tracing.js';
 
-const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', 'redis', 'trust-proxy', ...OAUTH_FLAGS] as const;
+const HTTP_ONLY = ['auth-token', 'allow-origin', 'allow-host', 'hook-secret-env', 'redis', 'trust-proxy', 'no-index', ...OAUTH_FLAGS] as const;
 const GIT_ONLY = ['pull-interval', 'cache-dir', 'hook-secret-env'] as const;
 
 /** The secret of POST /hooks/git: from the variable --hook-secret-env names, else SKILLPORT_HOOK_SECRET; none turns the hook off. */

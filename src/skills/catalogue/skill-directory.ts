@@ -14,6 +14,7 @@
 import type { Prompt, Tool } from '../../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../../core/rank.js';
 import type { SkillFileRecord, SkillRecord } from '../load/skill-record.js';
+import { SearchIndex } from './search.js';
 
 /**
  * What a directory is made of: a catalogue's skills and prompts (catalogue-view.ts),
@@ -32,24 +33,18 @@ export interface DirectoryEntry {
   readonly skill: SkillRecord;
 }
 
-/** What a query is split into: runs of letters and digits, so `pdf-forms` and `pdf forms` are the same two words. */
+/** What a query's name key is cut at: `pdf forms` and `pdf_forms` are the name `pdf-forms`. */
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
-const MAX_WORDS = 32;
+/** Longest query whose name key is looked at: a name is short, and the key is built per call. */
+const MAX_KEY_LENGTH = 256;
 
-/** Whether `word` starts a word somewhere in `text` (both lower case): `form` finds "forms", not "platform". */
-function startsAWord(text: string, word: string): boolean {
-  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    if (at === 0 || !WORD_CHARACTER.test(text[at - 1] as string)) return true;
-  }
-  return false;
-}
-
-interface SearchIndex {
-  /** Skill names, ranked as completions are (core/rank.ts). */
+interface SearchIndexes {
+  /** Skill names, ranked as completions are (core/rank.ts): the last resort, for a name misspelt. */
   names: CompletionIndex;
-  /** Each entry's name and whole description, lower case. */
-  texts: string[];
+  /** The relevance ranking over names, descriptions and headings (search.ts). */
+  relevance: SearchIndex;
+  /** Lower-case names with their listing positions, sorted: a name and its prefixes found by bisection. */
+  sorted: readonly { readonly name: string; readonly at: number }[];
 }
 
 /**
@@ -61,8 +56,7 @@ export class SkillDirectory {
   /** Every loadable skill, in listing order. */
   readonly entries: readonly DirectoryEntry[];
   readonly #byName: ReadonlyMap<string, DirectoryEntry>;
-  readonly #position: ReadonlyMap<DirectoryEntry, number>;
-  #index: SearchIndex | undefined;
+  #index: SearchIndexes | undefined;
   #files: Map<SkillRecord, ReadonlyMap<string, SkillFileRecord>> | undefined;
   #toolListing: readonly Tool[] | undefined;
 
@@ -76,7 +70,6 @@ export class SkillDirectory {
     }
     this.entries = top.concat(nested);
     this.#byName = new Map(this.entries.map((e) => [e.prompt.name, e]));
-    this.#position = new Map(this.entries.map((e, i) => [e, i]));
   }
 
   /**
@@ -106,55 +99,65 @@ export class SkillDirectory {
   }
 
   /**
-   * The skills that match `query`, best first: names that are the query, start
-   * with it or hold it (spaces taken as hyphens); then skills whose name or
-   * description has words of the query at the start of a word, a rarer word
-   * weighing more (inverse document frequency, so "the" decides nothing); then
-   * names that hold the query's letters in order (fuzzy). Ties keep listing order.
+   * The skills that match `query`, best first: the skill whose name is the query (spaces
+   * taken as hyphens), then those whose name starts with it and a hyphen, then the rest by
+   * relevance (search.ts: BM25F over name, description and headings, cut off under a share
+   * of the best); when nothing matches a query with words, names holding its letters in
+   * order (a name misspelt). One-letter and stop words match nothing; ties keep listing
+   * order. An empty query answers with every skill, in listing order.
    */
   search(query: string): DirectoryEntry[] {
-    // Distinct words, and a few dozen at most: each costs a pass over the descriptions.
-    const words = [
-      ...new Set(
-        query
-          .toLowerCase()
-          .split(SEPARATORS)
-          .filter((w) => w !== ''),
-      ),
-    ].slice(0, MAX_WORDS);
-    if (words.length === 0) return [...this.entries];
+    if (query.trim() === '') return [...this.entries];
     this.#index ??= {
       names: createCompletionIndex(this.entries.map((e) => e.prompt.name)),
-      texts: this.entries.map((e) => `${e.prompt.name} ${e.skill.description}`.toLowerCase()),
+      relevance: new SearchIndex(
+        this.entries.map((e) => ({ name: e.prompt.name, description: e.skill.description, body: e.skill.text.slice(e.skill.bodyOffset) })),
+      ),
+      sorted: this.entries
+        .map((e, at) => ({ name: e.prompt.name.toLowerCase(), at }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.at - b.at)),
     };
-    const { names, texts } = this.#index;
-    const key = words.join('-');
-    const byName: DirectoryEntry[] = [];
-    const fuzzy: DirectoryEntry[] = [];
-    for (const name of names.complete(key, this.entries.length).values) {
-      const entry = this.#byName.get(name) as DirectoryEntry;
-      (name.toLowerCase().includes(key) ? byName : fuzzy).push(entry);
-    }
-    // The prefix group keeps listing order; a name that is the query goes first.
-    const exact = byName.findIndex((entry) => entry.prompt.name.toLowerCase() === key);
-    if (exact > 0) byName.unshift(...byName.splice(exact, 1));
+    const key = nameKey(query);
+    const byName = key.length < 2 ? [] : this.#byNameKey(key, this.#index.sorted);
+    const terms = SearchIndex.termsOf(query);
     const taken = new Set(byName);
+    const ranked = this.#index.relevance
+      .search(query)
+      .map((hit) => this.entries[hit.at] as DirectoryEntry)
+      .filter((entry) => !taken.has(entry));
+    const found = [...byName, ...ranked];
+    if (found.length > 0 || terms.length === 0 || key.length < 3) return found;
+    return this.#index.names.complete(key, this.entries.length).values.map((name) => this.#byName.get(name) as DirectoryEntry);
+  }
 
-    const scores = new Float64Array(texts.length);
-    for (const word of words) {
-      const having: number[] = [];
-      for (let i = 0; i < texts.length; i++) if (startsAWord(texts[i] as string, word)) having.push(i);
-      const weight = Math.log((texts.length + 1) / having.length);
-      for (const i of having) (scores[i] as number) += weight;
+  /** The skill named `key`, then those whose name starts with `key` and a hyphen, in listing order. */
+  #byNameKey(key: string, sorted: SearchIndexes['sorted']): DirectoryEntry[] {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((sorted[mid] as { name: string }).name < key) low = mid + 1;
+      else high = mid;
     }
-    const byWords = this.entries
-      .filter((entry, i) => (scores[i] as number) > 0 && !taken.has(entry))
-      .sort((a, b) => (scores[this.#at(b)] as number) - (scores[this.#at(a)] as number) || this.#at(a) - this.#at(b));
-    for (const entry of byWords) taken.add(entry);
-    return [...byName, ...byWords, ...fuzzy.filter((entry) => !taken.has(entry))];
+    let exact = Number.POSITIVE_INFINITY;
+    const starting: number[] = [];
+    for (let i = low; i < sorted.length && (sorted[i] as { name: string }).name.startsWith(key); i++) {
+      const { name, at } = sorted[i] as { name: string; at: number };
+      if (name === key) exact = Math.min(exact, at);
+      else if (name[key.length] === '-') starting.push(at);
+    }
+    starting.sort((a, b) => a - b);
+    const positions = exact < Number.POSITIVE_INFINITY ? [exact, ...starting] : starting;
+    return positions.map((at) => this.entries[at] as DirectoryEntry);
   }
+}
 
-  #at(entry: DirectoryEntry): number {
-    return this.#position.get(entry) as number;
-  }
+/** The query as a name: its runs of letters and digits, lower case, joined by hyphens. */
+function nameKey(query: string): string {
+  return query
+    .slice(0, MAX_KEY_LENGTH)
+    .toLowerCase()
+    .split(SEPARATORS)
+    .filter((w) => w !== '')
+    .join('-');
 }

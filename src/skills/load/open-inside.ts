@@ -33,6 +33,8 @@ export function stampOf(info: { dev: number; ino: number; size: number; mtimeMs:
 export interface FileRead {
   bytes: Uint8Array;
   stamp: string;
+  /** Whether the owner may execute it (a skill's scripts): what an install or archive keeps of the mode. */
+  executable?: boolean;
 }
 
 /**
@@ -108,14 +110,15 @@ export function readRegular(root: string, path: string, maxBytes = Number.POSITI
     // One read of the size fstat reported (what readFileSync does after a
     // second fstat of its own); a file that reports no size is read to its end.
     const stamp = stampOf(info);
+    const executable = (info.mode & 0o100) !== 0;
     if (info.size === 0) {
       const bytes = readFileSync(fd);
-      return bytes.length > maxBytes ? { refused: 'too-large' } : { bytes, stamp };
+      return bytes.length > maxBytes ? { refused: 'too-large' } : { bytes, stamp, executable };
     }
     const bytes = Buffer.allocUnsafe(info.size);
     let length = 0;
     for (let n = -1; n !== 0 && length < bytes.length; length += n) n = readSync(fd, bytes, length, bytes.length - length, null);
-    return { bytes: bytes.subarray(0, length), stamp };
+    return { bytes: bytes.subarray(0, length), stamp, executable };
   } catch {
     return { refused: 'missing' };
   } finally {

@@ -60,7 +60,7 @@ const INTRO =
   'If a skill needs arguments, load_skill says which.';
 
 const cutHeader = (shown: number, total: number): string =>
-  `\n\nSkills (${shown} of ${total}; to find the others, call load_skill with query: words from the task, matched against skill names and descriptions):\n`;
+  `\n\nSkills (${shown} of ${total}; to find the others, call load_skill with query: words from the task, matched against skill names, descriptions and headings):\n`;
 
 /** `load_skill`'s description: what it is for, then as many skills as fit in {@link LISTING_MAX_BYTES}. */
 export function describeSkills(directory: SkillDirectory): string {

@@ -68,7 +68,8 @@ const LOAD_INPUT = {
     },
     query: {
       type: 'string',
-      description: 'Instead of name: words from the task, to search the skills by name and description; answers with the matching skills.',
+      description:
+        'Instead of name: words from the task, to search the skills by name, description and headings; answers with the skills that match well, best first.',
     },
   },
   // `name` or `query`: checked in the call rather than with anyOf, which some

@@ -20,8 +20,8 @@ const ALLOWED_HEADERS = [
   HEADER.lastEventId,
 ].join(', ');
 
-/** Response headers a page must be able to read. */
-const EXPOSED_HEADERS = [HEADER.sessionId, HEADER.wwwAuthenticate, HEADER.protocolVersion].join(', ');
+/** Response headers a page must be able to read (ETag: a route's validator, e.g. the discovery index's, is not CORS-safelisted). */
+const EXPOSED_HEADERS = [HEADER.sessionId, HEADER.wwwAuthenticate, HEADER.protocolVersion, 'ETag'].join(', ');
 
 /** The answer to a preflight (`OPTIONS` with an allowed `Origin`). */
 export function preflight(request: HttpRequest, origin: string, methods: string): HttpReply {

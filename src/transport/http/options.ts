@@ -1,7 +1,7 @@
 /**
  * The options and the interface of the Streamable HTTP handler.
  */
-import type { Logger } from '../../server/index.js';
+import type { Logger, Principal } from '../../server/index.js';
 import type { MetricsRegistry } from '../../telemetry/registry.js';
 import type { SharedState } from '../shared-state.js';
 import type { OAuthOptions } from './auth/oauth-options.js';
@@ -9,8 +9,23 @@ import type { HeaderReader, HttpReply, HttpRequest } from './request.js';
 
 /** A request as a route of {@link HttpOptions.routes} sees it. */
 export interface RouteRequest {
+  /** The method; a `HEAD` request reaches the route as `GET`, and the transport drops the body (RFC 9110 §9.3.2). */
   readonly method: string;
+  /**
+   * The path of the request target, as the WHATWG URL parser normalizes it:
+   * dot segments (`..`, `%2e%2e`) already resolved, every other
+   * percent-encoding kept (`%2f` stays `%2f`). The route decodes, if it must.
+   */
+  readonly path: string;
+  /** The query with its `?`, or "": never decoded by the transport. */
+  readonly search: string;
   readonly headers: HeaderReader;
+  /**
+   * Who called, for an `authorized` route behind OAuth or a static token
+   * (core/context.ts): undefined on a `guarded` route, and on an
+   * `authorized` one when no authorization is configured.
+   */
+  readonly principal?: Principal;
   /**
    * The body, up to `max` bytes: undefined when it is larger, `busy` when the
    * routes hold too many body bytes at once (`maxBufferedRouteBodyBytes`:
@@ -19,15 +34,30 @@ export interface RouteRequest {
   readBody(max: number): Promise<Uint8Array | undefined | 'busy'>;
 }
 
-/** A route's answer: a status, headers and an optional text body. */
+/** A route's answer: a status, headers and an optional body, text or bytes. */
 export interface RouteReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  readonly body?: string | Uint8Array;
 }
 
-/** An endpoint of its own beside the MCP one (a webhook), answered by exact path. */
+/** An endpoint of its own beside the MCP one (a webhook, a discovery index). */
 export type HttpRoute = (request: RouteRequest) => Promise<RouteReply>;
+
+/**
+ * A route with how it is reached. `access`: `guarded` (the default) passes
+ * the Host and Origin checks but no bearer token, the route guarding itself
+ * (a webhook's secret); `authorized` passes the AuthGate of the MCP endpoint
+ * too (the static token or OAuth, its 401 and 403 answers and challenges)
+ * and gets the caller's `principal`. `prefix`: the route's key ends in `/`
+ * and it answers every path under it; exact keys are matched first, then
+ * the longest prefix.
+ */
+export interface RouteSpec {
+  readonly answer: HttpRoute;
+  readonly access?: 'guarded' | 'authorized';
+  readonly prefix?: boolean;
+}
 
 export type { OAuthOptions } from './auth/oauth-options.js';
 
@@ -116,12 +146,15 @@ export interface HttpOptions {
    */
   maxStreamsPerClient?: number;
   /**
-   * Endpoints besides the MCP one, by exact path, e.g. `{ '/hooks/git':
-   * createGitHook(...) }`. They pass the `Host` and `Origin` checks but not
-   * the bearer token: each guards itself (a webhook has its own secret).
-   * Their bodies are held against `maxBufferedRouteBodyBytes`.
+   * Endpoints besides the MCP one, e.g. `{ '/hooks/git': createGitHook(...) }`.
+   * A bare function is `guarded` and answers its exact path; a
+   * {@link RouteSpec} may be `authorized` (behind the MCP endpoint's bearer
+   * token or OAuth) and, with `prefix` and a key ending in `/`, answer every
+   * path under its key (exact keys first, then the longest prefix). All pass
+   * the `Host` and `Origin` checks; `HEAD` is answered as `GET` without the
+   * body. Their bodies are held against `maxBufferedRouteBodyBytes`.
    */
-  routes?: Readonly<Record<string, HttpRoute>>;
+  routes?: Readonly<Record<string, HttpRoute | RouteSpec>>;
   /**
    * Count `maxStreamsPerClient` by the last `X-Forwarded-For` address (the
    * one the nearest proxy saw) instead of the remote address. Only when

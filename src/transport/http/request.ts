@@ -75,9 +75,11 @@ export type ReplyFunction = (request: HttpRequest) => Promise<HttpReply>;
  */
 export type Access = 'open' | 'guarded' | 'authorized';
 
-/** One entry of the route table (routes.ts): an exact path and its answer. */
+/** One entry of the route table (routes.ts): a path and its answer. */
 export interface Route {
+  /** The exact path, or with `prefix` a path ending in `/` under which every path is this route's. */
   readonly path: string;
+  readonly prefix?: boolean;
   readonly access: Access;
   /** The answer; `principal` is the AuthGate's for an `authorized` route, undefined otherwise. */
   answer(request: HttpRequest, principal: Principal | undefined): Reply;

@@ -1,10 +1,11 @@
 /**
  * The route table: every path the handler answers, in one list. A request's
- * path picks its route (an exact match); the route's `access` says which of
- * the handler's stages it passes first (request.ts `Access`); a path in no
- * route is 404 after the guards. To add an endpoint (metrics, an index page),
- * write its `Route` in a module of its own and list it in {@link routeTable}:
- * the handler does not change.
+ * path picks its route: an exact match first, else the route of the longest
+ * prefix that holds the path (a prefix route's path ends in `/`); the
+ * route's `access` says which of the handler's stages it passes first
+ * (request.ts `Access`); a path in no route is 404 after the guards. To add
+ * an endpoint (metrics, an index page), write its `Route` in a module of its
+ * own and list it in {@link routeTable}: the handler does not change.
  */
 import type { Server } from '../../server/index.js';
 import { healthRoutes } from './health.js';
@@ -30,8 +31,13 @@ export interface RouteParts {
   serving(): boolean;
 }
 
-/** Routes by exact path. */
-export type RouteTable = ReadonlyMap<string, Route>;
+/** Routes by path: exact ones, then prefixes. */
+export interface RouteTable {
+  /** The route for a request's path: its exact route, else the longest prefix holding it. */
+  get(path: string): Route | undefined;
+  /** Every route kept, exact ones first, in order of precedence. */
+  readonly routes: readonly Route[];
+}
 
 /**
  * Every route, in order of precedence: where two take one path, the first
@@ -43,16 +49,29 @@ export function routeTable(parts: RouteParts): RouteTable {
   return tableOf([
     // Health first, before any guard (health.ts); unless the MCP endpoint itself was put at one of their paths.
     ...healthRoutes(parts.serving, options.ready).filter((route) => route.path !== path),
-    // Webhooks and the like (extra-routes.ts): unauthenticated, with a body budget of their own.
+    // Webhooks, the discovery index and the like (extra-routes.ts): with a body budget of their own.
     ...parts.userRoutes,
     ...parts.authRoutes,
     parts.endpoint,
   ]);
 }
 
-/** The table of `routes`, the first of each path kept. */
+/** The table of `routes`, the first of each path (and kind) kept. */
 export function tableOf(routes: readonly Route[]): RouteTable {
-  const table = new Map<string, Route>();
-  for (const route of routes) if (!table.has(route.path)) table.set(route.path, route);
-  return table;
+  const exact = new Map<string, Route>();
+  const prefixes = new Map<string, Route>();
+  for (const route of routes) {
+    const kind = route.prefix === true ? prefixes : exact;
+    if (!kind.has(route.path)) kind.set(route.path, route);
+  }
+  // Longest first, so the first prefix that holds a path is the longest; a handful of entries, scanned with startsWith (no pattern).
+  const byLength = [...prefixes.values()].sort((a, b) => b.path.length - a.path.length);
+  return {
+    get(path) {
+      const found = exact.get(path);
+      if (found !== undefined || byLength.length === 0) return found;
+      return byLength.find((route) => path.startsWith(route.path));
+    },
+    routes: [...exact.values(), ...byLength],
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * What load_skill lists and how its query ranks: the listing's order and its
- * bound in bytes at 1,000 skills, and a search by name, by description words
- * and by letters in order.
+ * bound in bytes at 1,000 skills, and a search by name and by description words
+ * (search.test.ts has the ranking's properties).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../../src/core/model.js';
@@ -89,7 +89,7 @@ describe('the skill listing', () => {
 });
 
 describe('a search', () => {
-  it('ranks the name that is the query, then names starting with it or holding it, then description words, then letters in order', async () => {
+  it('ranks the name that is the query, then names starting with it, then names and descriptions holding its words', async () => {
     const folder = await open({
       'docs-style/SKILL.md': skillMd('docs-style', 'Checks the style of documentation.'),
       'docs/SKILL.md': skillMd('docs', 'Writes documentation.'),
@@ -97,7 +97,7 @@ describe('a search', () => {
       'readme/SKILL.md': skillMd('readme', 'Writes a README that docs the project.'),
       'dxoxcxs/SKILL.md': skillMd('dxoxcxs', 'Nothing to do with it.'),
     });
-    expect(await search(folder, 'docs')).toEqual(['docs', 'docs-style', 'api-docs', 'readme', 'dxoxcxs']);
+    expect(await search(folder, 'docs')).toEqual(['docs', 'docs-style', 'api-docs', 'readme']);
     // Spaces stand for the hyphens of a name.
     expect((await search(folder, 'api docs'))[0]).toBe('api-docs');
   });
