@@ -132,7 +132,7 @@ export const COMMANDS = {
     brief: 'Write skills to disk, in the folder a host reads',
     usage: 'install SOURCE [NAME...] --to DIR [options]',
     summary:
-      'Write the skills NAME... of SOURCE (every skill when none is named) as DIR/<name>/, the layout hosts read, each file checked against its SHA-256 first. SOURCE is a skills folder, a git repository, or a running MCP server that serves the Skills extension (mcp+https://HOST/mcp), whose files are checked against its manifests. A skill already in DIR is replaced only with --force, and the old folder stays until the new one is complete.',
+      'Write the skills NAME... of SOURCE (every skill when none is named) as DIR/<name>/, the layout hosts read, each file checked against its SHA-256 first. SOURCE is a skills folder, a git repository, a discovery index URL (https://HOST), or a running MCP server that serves the Skills extension (mcp+https://HOST/mcp), whose files are checked against its manifests. A skill already in DIR is replaced only with --force, and the old folder stays until the new one is complete.',
     positionalFolders: false,
     options: {
       to: 'the folder to write to, or a host whose project folder to use: claude (.claude/skills), copilot or vscode (.github/skills), cursor (.cursor/skills), codex or agents (.agents/skills), gemini (.gemini/skills)',

@@ -2,7 +2,7 @@
  * The CLI with a discovery index URL as its source (list, get, complete,
  * check) and with a plugin marketplace folder, in-process through `run`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,16 @@ describe('the CLI with an index URL', () => {
     const checked = await runCli('check', p.origin, '--cache-dir', cache);
     expect(checked.code).toBe(1);
     expect(checked.stdout).toMatch(/^sheets:\d+: error: The skill "sheets" is not served: its artifact's digest is sha256:[0-9a-f]{64}, not the index.s/m);
+  });
+
+  it('installs the skills of an index to disk, each file as published', async () => {
+    const { p, cache } = await published();
+    const to = mkdtempSync(join(tmpdir(), 'skillport-cli-install-'));
+    cleanups.push(() => rmSync(to, { recursive: true, force: true }));
+    const installed = await runCli('install', p.origin, 'poems', 'sheets', '--to', to, '--cache-dir', cache);
+    expect(installed.code).toBe(0);
+    expect(readFileSync(join(to, 'poems', 'SKILL.md'), 'utf8')).toBe(POEMS);
+    expect(readFileSync(join(to, 'sheets', 'notes.md'), 'utf8')).toBe('n');
   });
 
   it('refuses index flags without an index, plain http to another host, and an index beside a folder', async () => {
