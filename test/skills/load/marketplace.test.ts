@@ -5,7 +5,7 @@
  * skill of one name in two plugins, a folder listed twice, a path outside the
  * root and a remote plugin source.
  */
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/index.js';
@@ -110,6 +110,16 @@ describe('a plugin marketplace', () => {
     cleanups.push(() => folder.close());
     expect(folder.catalogue.prompts).toEqual([]);
     expect(folder.catalogue.issues[0]).toMatchObject({ code: 'plugin_skill_missing', message: expect.stringContaining('outside the marketplace folder') });
+  });
+
+  it('reloads a watched folder when its marketplace changes', async () => {
+    const dir = tree(FILES);
+    const folder = await loadSkillsFolder([dir], { watch: true, debounceMs: 10 });
+    cleanups.push(() => folder.close());
+    const changed = new Promise<void>((resolve) => folder.prompts.watch?.(() => resolve()));
+    writeFileSync(join(dir, '.claude-plugin/marketplace.json'), JSON.stringify({ plugins: [{ name: 'solo', source: './', skills: ['./skills/slides'] }] }));
+    await changed;
+    expect(promptNames(folder)).toEqual(['solo:slides']);
   });
 
   it('serves the marketplace of a git repository', async () => {
