@@ -83,7 +83,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
-  const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : '';
+  const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : 'source' in folder ? ` of ${folder.source}` : '';
   const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${from}${values.watch ? ', watching for changes' : ''}`;
   const metricsServer = metrics && metricsAt && (await startMetrics(server, folder, metrics.registry, metricsAt));
   if (metricsServer) logger.info(`serving metrics at ${metricsServer.url.href}`);
