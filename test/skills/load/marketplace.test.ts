@@ -27,6 +27,7 @@ const MARKETPLACE = JSON.stringify({
     { name: 'sample-kit', description: 'Examples.', source: './', strict: false, skills: ['./skills/poems', './skills/sheets', './extra/poems', '../escape'] },
     { name: 'far-away', source: { source: 'github', repo: 'someone/elsewhere' } },
     { name: 'own-folder', source: './plugins/own-folder' },
+    { name: 'outsider', source: '../', skills: ['./skills/poems'] },
   ],
 });
 
@@ -57,6 +58,7 @@ function checkServed(folder: SkillsFolder): void {
       expect.stringMatching(/^duplicate_plugin_skill: the plugin "sample-kit" lists "\.\/skills\/sheets", which the plugin "office-kit"/),
       expect.stringMatching(/^outside_marketplace: the plugin "sample-kit": the skill folder "\.\.\/escape"/),
       expect.stringMatching(/^remote_plugin_source: the plugin "far-away"/),
+      expect.stringMatching(/^outside_marketplace: the plugin "outsider": its source "\.\.\/" lies outside the marketplace folder/),
     ]),
   );
 }
