@@ -57,37 +57,47 @@ function sameArtifacts(a: ReadonlyMap<string, Artifact>, b: ReadonlyMap<string, 
   return x.length === y.length && x.every((artifact, i) => artifact === y[i]);
 }
 
+/** Downloads at once at most this many artifacts: an index of hundreds of skills should not take hundreds of round trips in a row. */
+const PARALLEL = 4;
+
+/** Each entry's new artifact (or why it failed); undefined for an entry whose digest is the one served. */
+async function download(state: SourceState, entries: readonly IndexEntry[]): Promise<Array<Artifact | Error | undefined>> {
+  const results: Array<Artifact | Error | undefined> = new Array(entries.length).fill(undefined);
+  let next = 0;
+  const worker = async () => {
+    while (next < entries.length && !state.closed) {
+      const at = next++;
+      const entry = entries[at] as IndexEntry;
+      if (state.served.get(entry.name)?.sha256 === entry.sha256) continue;
+      results[at] = await state.fetch(entry, ++state.made).catch((error: Error) => error);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return results;
+}
+
 /** The artifact of each entry: the one served when its digest is the same, else fetched; a failure keeps the last good one, with a finding. */
 async function artifactsOf(
   state: SourceState,
   entries: readonly IndexEntry[],
   issues: Issue[],
 ): Promise<{ next: Map<string, Artifact>; made: Artifact[]; failed: boolean }> {
+  const fetched = await download(state, entries);
+  const made = fetched.filter((a): a is Artifact => a !== undefined && !(a instanceof Error));
   const next = new Map<string, Artifact>();
-  const made: Artifact[] = [];
   let failed = false;
   let total = 0;
-  for (const entry of entries) {
-    if (state.closed) break;
+  for (const [at, entry] of entries.entries()) {
     const kept = state.served.get(entry.name);
-    let artifact = kept?.sha256 === entry.sha256 ? kept : undefined;
-    if (artifact === undefined) {
-      try {
-        artifact = await state.fetch(entry, ++state.made);
-        made.push(artifact);
-      } catch (error) {
-        failed = true;
-        const still = kept === undefined ? 'is not served' : 'keeps its last good version';
-        issues.push({
-          severity: 'error',
-          code: 'artifact_refused',
-          path: entry.name,
-          message: `The skill "${entry.name}" ${still}: ${(error as Error).message}`,
-        });
-        if (kept === undefined) continue;
-        artifact = kept;
-      }
+    const got = fetched[at];
+    let artifact = got === undefined ? kept : got;
+    if (artifact instanceof Error) {
+      failed = true;
+      const still = kept === undefined ? 'is not served' : 'keeps its last good version';
+      issues.push({ severity: 'error', code: 'artifact_refused', path: entry.name, message: `The skill "${entry.name}" ${still}: ${artifact.message}` });
+      artifact = kept;
     }
+    if (artifact === undefined) continue;
     if (total + artifact.bytes > state.maxTotal) {
       issues.push({
         severity: 'error',
@@ -100,7 +110,9 @@ async function artifactsOf(
     total += artifact.bytes;
     next.set(entry.name, artifact);
   }
-  return { next, made, failed };
+  // What was fetched and is not served (past the size cap, or the source closed meanwhile) goes now.
+  await retire(made, next);
+  return { next, made: made.filter((a) => next.get(a.name) === a), failed };
 }
 
 /** Fetches the index once; resolves whether a new catalogue is served. Throws (keeping what is served) when the index cannot be used. */

@@ -187,6 +187,23 @@ describe('loadIndexSkills', () => {
     expect(failed).not.toMatch(/hunter2|user/);
   });
 
+  it('serves skills until maxCheckoutBytes is full, and keeps no folder of those left out', async () => {
+    const p = await publisher();
+    publishThree(p);
+    const dir = cache();
+    // Each skill fits alone; poems fills the budget for the others.
+    const size = (files: Record<string, string>) => Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    const budget = Math.max(size(SHEET_FILES), size(SLIDE_FILES), POEMS.length) + 1;
+    expect(POEMS.length + Math.min(size(SHEET_FILES), size(SLIDE_FILES))).toBeGreaterThan(budget);
+    const folder = await loadIndexSkills(p.origin, { cacheDir: dir, pullIntervalMs: 0, maxCheckoutBytes: budget });
+    cleanups.push(() => folder.close());
+    expect(folder.catalogue.prompts.map((x) => x.name)).toEqual(['poems']);
+    expect(folder.catalogue.issues.filter((i) => i.code === 'too_large').map((i) => i.path)).toEqual(['sheets', 'slides']);
+    const [keyDir] = readdirSync(dir);
+    const [instance] = readdirSync(join(dir, keyDir as string));
+    expect(readdirSync(join(dir, keyDir as string, instance as string)).sort()).toEqual(['1', 'owner'].sort());
+  });
+
   it('removes its artifacts when closed', async () => {
     const p = await publisher();
     publishThree(p);
