@@ -83,7 +83,8 @@ export function readTarGz(archive: Uint8Array, limits: ArchiveLimits): ArchiveEn
       continue;
     }
     if (type === 'g' || type === 'K') continue;
-    const ustar = text(header.subarray(257, 262)) === 'ustar';
+    // POSIX ustar ("ustar\0" "00") has a name prefix at 345; GNU's "ustar  \0" keeps times there instead.
+    const ustar = text(header.subarray(257, 262)) === 'ustar' && header[262] === 0;
     const prefix = ustar ? text(header.subarray(345, 500)) : '';
     const name = longName ?? (prefix === '' ? text(header.subarray(0, 100)) : `${prefix}/${text(header.subarray(0, 100))}`);
     longName = undefined;
