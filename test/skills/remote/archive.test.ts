@@ -7,8 +7,10 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { archiveFormat, readArchive } from '../../../src/skills/remote/archive.js';
+import { ArchiveError } from '../../../src/skills/remote/archive-entry.js';
 import { loadIndexSkills } from '../../../src/skills.js';
 import { skillMd } from '../git/_repo.js';
 import { publish, python, sha256, tarGz } from './_publisher.js';
@@ -265,5 +267,45 @@ describe('an index with hostile archives', () => {
     ]);
     expect(readdirSync(parent)).toEqual(['cache']);
     expect(existsSync(join(tmpdir(), 'escaped'))).toBe(false);
+  });
+});
+
+describe('readArchive on corrupted archives', () => {
+  it('answers every corruption with an ArchiveError, never another throw or a hang', () => {
+    // A small deterministic generator (xorshift32): the same corruptions on every run.
+    let seed = 0x2545f491;
+    const random = (n: number) => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    const tarred = tarGz({ 'SKILL.md': SKILL, 'a/b.md': 'b'.repeat(700) });
+    const zipped = zipOf([
+      ['SKILL.md', SKILL],
+      ['a/b.md', 'b'.repeat(700)],
+    ]);
+    // The gzip layer checks its CRC, so the tar layer is reached through gzip of corrupted tar bytes too.
+    const rawTar = gunzipSync(tarred);
+    const cases: Array<[Uint8Array, 'tar.gz' | 'zip', boolean]> = [
+      [tarred, 'tar.gz', false],
+      [zipped, 'zip', false],
+      [rawTar, 'tar.gz', true],
+    ];
+    let refused = 0;
+    for (const [original, format, regzip] of cases) {
+      for (let round = 0; round < 200; round++) {
+        const bytes = Uint8Array.from(original);
+        for (let flips = 1 + random(8); flips > 0; flips--) bytes[random(bytes.length)] = random(256);
+        const cut = random(4) === 0 ? bytes.subarray(0, random(bytes.length)) : bytes;
+        try {
+          readArchive(regzip ? gzipSync(cut) : cut, format, LIMITS);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ArchiveError);
+          refused++;
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
   });
 });
