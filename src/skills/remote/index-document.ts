@@ -61,6 +61,10 @@ export function parseIndexSpec(source: string, allowHttp = false): IndexSpec {
   url.username = '';
   url.password = '';
   url.hash = '';
+  // A marketplace names plugins by paths inside its repository, which a URL alone cannot serve.
+  if (url.pathname.endsWith('/marketplace.json')) {
+    throw new TypeError(`a plugin marketplace is served from its folder or git repository (git+https://…), not from the URL of marketplace.json: ${display}`);
+  }
   // A URL naming the index itself is taken as is; any other is the base the well-known path goes under.
   if (!url.pathname.endsWith('/index.json')) url = new URL(INDEX_PATH, url.pathname.endsWith('/') ? url : new URL(`${url.href}/`));
   return { url, display: redactCredentials(new URL(url).href), authorization, key: createHash('sha256').update(url.href).digest('hex').slice(0, 16) };

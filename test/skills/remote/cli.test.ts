@@ -71,6 +71,9 @@ describe('the CLI with an index URL', () => {
     expect(http.code).toBe(1);
     expect(http.stderr).toContain('plain http is read only from this machine');
     expect((await runCli('list', 'https://example.com', './skills')).stderr).toContain('a git repository or index URL must be the only source');
+    const market = await runCli('list', 'https://example.com/team/.claude-plugin/marketplace.json');
+    expect(market.code).toBe(1);
+    expect(market.stderr).toContain('a plugin marketplace is served from its folder or git repository');
   });
 });
 
