@@ -141,7 +141,16 @@ export async function loadIndexSkills(source: string, options: IndexSkillsOption
   }
   state.logger.info(`Serving ${spec.display}: ${first.skills.length} skills`);
   // A reload reads the folders served at that moment, with the index's findings.
-  const folder = await servedFolder(() => [...state.served.values()].map((a) => a.dir), first, { ...options, prefix: options.prefix ?? 'index', watch: false });
+  const served = {
+    ...options,
+    prefix: options.prefix ?? 'index',
+    watch: false,
+    // Read at each rebuild: a reload keeps the index's findings of the folders it reads.
+    get findings() {
+      return state.findings;
+    },
+  };
+  const folder = await servedFolder(() => [...state.served.values()].map((a) => a.dir), first, served);
   state.folder = folder;
   const poller = createPoller(() => logged(state, options.onFetch), interval);
   return {

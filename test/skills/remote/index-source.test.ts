@@ -112,6 +112,9 @@ describe('loadIndexSkills', () => {
     const finding = folder.catalogue.issues.find((i) => i.code === 'artifact_refused');
     expect(finding?.message).toMatch(/^The skill "sheets" keeps its last good version: its artifact's digest is sha256:[0-9a-f]{64}, not the index's/);
     expect(lines.filter((l) => l.includes('"sheets" keeps its last good version'))).toHaveLength(1);
+    // A reload reads the same folders, and keeps the index's findings.
+    expect(await folder.reload()).toBe(true);
+    expect(folder.catalogue.issues.map((i) => i.code)).toContain('artifact_refused');
 
     // A new source meeting the tampered archive first serves the others only.
     const fresh = await open(p.origin);
