@@ -17,5 +17,8 @@ export type { SkillsFolder, SkillsFolderOptions } from './skills/provider.js';
 export { loadSkillsFolder, SKILL_FILE_TEMPLATE } from './skills/provider.js';
 export type { DiscoveryOptions, DiscoveryReply, DiscoveryRequest, DiscoveryRoute, PublishedFolder } from './skills/publish/discovery-routes.js';
 export { DISCOVERY_PREFIX, discoveryRoutes } from './skills/publish/discovery-routes.js';
+export { isIndexSource } from './skills/remote/index-document.js';
+export type { IndexSkillsFolder, IndexSkillsOptions, IndexSyncResult } from './skills/remote/index-source.js';
+export { loadIndexSkills } from './skills/remote/index-source.js';
 export type { SkillSurface, UseListener } from './skills/usage.js';
 export { usageNames } from './skills/usage.js';

@@ -48,6 +48,8 @@ export const OPTIONS = {
   'allow-host': { type: 'string', multiple: true },
   'pull-interval': { type: 'string' },
   'cache-dir': { type: 'string' },
+  'index-origin': { type: 'string', multiple: true },
+  'index-insecure-http': { type: 'boolean' },
   'hook-secret-env': { type: 'string' },
   redis: { type: 'string' },
   metrics: { type: 'string' },

@@ -12,7 +12,9 @@ import {
   type Catalogue,
   type GitSkillsFolder,
   isGitSource,
+  isIndexSource,
   loadGitSkills,
+  loadIndexSkills,
   loadSkillsFolder,
   redactSource,
   type SkillsFolder,
@@ -63,32 +65,63 @@ export function requireFolders(dirs: readonly string[]): void {
   }
 }
 
-/** How a git source is fetched: the command's flags and environment. */
+/** How a git or index source is fetched: the command's flags and environment. */
 export interface GitSettings {
   /** Where checkouts go (--cache-dir; else $XDG_CACHE_HOME/skillport/git; else the library's default). */
   cacheDir?: string;
   /** --pull-interval, in ms (0: never); only serve polls. */
   pullIntervalMs?: number;
   env: Record<string, string | undefined>;
+  /** With an index source: other origins its artifacts may come from (--index-origin). */
+  allowOrigins?: readonly string[];
+  /** With an index source: plain http from other hosts than this one (--index-insecure-http). */
+  allowHttp?: boolean;
 }
 
 /**
- * The git source among the folders, if one is: a git URL must be the only
- * source, since its catalogue is swapped whole for each commit.
+ * The git repository or discovery index among the folders, if one is: such
+ * a URL must be the only source, since its catalogue is swapped whole for
+ * each commit or index.
  */
 export function gitSourceOf(folders: readonly string[], command: 'serve' | 'list' | 'get' | 'complete' | 'check'): string | undefined {
-  const git = folders.filter(isGitSource);
-  if (git.length === 0) return undefined;
-  if (folders.length > 1) throw new UsageError('a git source must be the only folder', command);
-  return git[0];
+  const remote = folders.filter(isGitSource);
+  if (remote.length === 0) return undefined;
+  if (folders.length > 1) throw new UsageError('a git repository or index URL must be the only source', command);
+  return remote[0];
 }
 
-/** The checkout folder the CLI uses: --cache-dir, else under $XDG_CACHE_HOME (XDG Base Directory spec), else the library's default. */
-export function gitCacheDir(flag: string | undefined, env: Record<string, string | undefined>): string | undefined {
+/**
+ * The cache folder the CLI uses for a git (`git`) or index (`index`) source:
+ * --cache-dir, else under $XDG_CACHE_HOME (XDG Base Directory spec), else the library's default.
+ */
+export function gitCacheDir(flag: string | undefined, env: Record<string, string | undefined>, source?: string): string | undefined {
   if (flag !== undefined) return flag;
   // XDG Base Directory Specification: a relative XDG_CACHE_HOME is invalid and ignored.
   const xdg = env.XDG_CACHE_HOME;
-  return xdg?.startsWith('/') ? join(xdg, 'skillport', 'git') : undefined;
+  return xdg?.startsWith('/') ? join(xdg, 'skillport', source !== undefined && isIndexSource(source) ? 'index' : 'git') : undefined;
+}
+
+/**
+ * How the git or index `source` (undefined: folders) is fetched, from the
+ * command's flags; a flag that applies to no source given is a usage error.
+ */
+export function remoteSettings(
+  source: string | undefined,
+  values: { 'cache-dir'?: string | undefined; 'index-origin'?: string[] | undefined; 'index-insecure-http'?: boolean | undefined },
+  env: Record<string, string | undefined>,
+  command: 'serve' | 'list' | 'get' | 'complete' | 'check',
+): GitSettings {
+  if (source === undefined && values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git or index source', command);
+  const index = source !== undefined && isIndexSource(source);
+  const given = (['index-origin', 'index-insecure-http'] as const).find((key) => values[key] !== undefined);
+  if (!index && given !== undefined) throw new UsageError(`--${given} applies only to an index source (an https:// URL)`, command);
+  const cacheDir = gitCacheDir(values['cache-dir'], env, source);
+  return {
+    env,
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
+    ...(values['index-origin'] !== undefined ? { allowOrigins: values['index-origin'] } : {}),
+    ...(values['index-insecure-http'] === true ? { allowHttp: true } : {}),
+  };
 }
 
 /** How the server presents itself to clients; the defaults are skillport's. */
@@ -119,29 +152,32 @@ export async function skillsServer(
     tools?: boolean;
     /** Seals input-required request state; replicas share it (SKILLPORT_REQUEST_STATE_KEY). */
     requestStateKey?: string;
-    /** With a git source among `dirs` (see {@link gitSourceOf}): how it is fetched. */
+    /** With a git or index source among `dirs` (see {@link gitSourceOf}): how it is fetched. */
     git?: GitSettings;
     /** Told of skill uses, reloads and fetches (`serve --metrics`). */
     hooks?: FolderHooks;
   },
 ): Promise<{ server: Server; folder: SkillsFolder | GitSkillsFolder }> {
-  const git = dirs.find(isGitSource);
-  if (git === undefined) requireFolders(dirs);
+  const remote = dirs.find(isGitSource);
+  if (remote === undefined) requireFolders(dirs);
   const common = {
     logger: options.logger,
     tools: options.tools ?? true,
     ...options.hooks,
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
   };
+  const fetched = { pullIntervalMs: options.git?.pullIntervalMs ?? 0, ...(options.git?.cacheDir !== undefined ? { cacheDir: options.git.cacheDir } : {}) };
   const load = (): Promise<SkillsFolder | GitSkillsFolder> =>
-    git !== undefined
-      ? loadGitSkills(git, {
-          ...common,
-          env: options.git?.env ?? {},
-          pullIntervalMs: options.git?.pullIntervalMs ?? 0,
-          ...(options.git?.cacheDir !== undefined ? { cacheDir: options.git.cacheDir } : {}),
-        })
-      : loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], { ...common, watch: options.watch ?? false });
+    remote === undefined
+      ? loadSkillsFolder(dirs.length > 0 ? dirs : [BUNDLED_SKILLS], { ...common, watch: options.watch ?? false })
+      : isIndexSource(remote)
+        ? loadIndexSkills(remote, {
+            ...common,
+            ...fetched,
+            ...(options.git?.allowOrigins ? { allowOrigins: options.git.allowOrigins } : {}),
+            allowHttp: options.git?.allowHttp === true,
+          })
+        : loadGitSkills(remote, { ...common, ...fetched, env: options.git?.env ?? {} });
   const folder = options.leanHeap ? await loadLean(load) : await load();
   const name = options.identity?.name ?? 'skillport';
   // The folder's own instructions say how its skills are reached (with the tools, how to load one).
@@ -164,8 +200,9 @@ export async function skillsServer(
 }
 
 /**
- * The catalogue of one source (a folder, or a git repository fetched once),
- * read without a server, and how to let it go (a git checkout is removed).
+ * The catalogue of one source (a folder, or a git repository or discovery
+ * index fetched once), read without a server, and how to let it go (a git
+ * checkout or the index's verified artifacts are removed).
  */
 export async function openCatalogue(
   source: string,
@@ -174,12 +211,13 @@ export async function openCatalogue(
   command: 'install',
 ): Promise<{ catalogue: Catalogue; close(): Promise<void> }> {
   if (!isGitSource(source)) {
-    if (values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git source', command);
+    if (values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git or index source', command);
     requireFolders([source]);
     return { catalogue: await buildCatalogue([source]), close: async () => {} };
   }
-  const cacheDir = gitCacheDir(values['cache-dir'], env);
-  const folder = await loadGitSkills(source, { env, pullIntervalMs: 0, tools: false, ...(cacheDir !== undefined ? { cacheDir } : {}) });
+  const cacheDir = gitCacheDir(values['cache-dir'], env, source);
+  const once = { pullIntervalMs: 0, tools: false, ...(cacheDir !== undefined ? { cacheDir } : {}) };
+  const folder = isIndexSource(source) ? await loadIndexSkills(source, once) : await loadGitSkills(source, { ...once, env });
   return { catalogue: folder.catalogue, close: () => folder.close() };
 }
 

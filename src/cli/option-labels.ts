@@ -33,6 +33,8 @@ export const LABELS = {
   'allow-host': '--allow-host H',
   'pull-interval': '--pull-interval S',
   'cache-dir': '--cache-dir DIR',
+  'index-origin': '--index-origin O',
+  'index-insecure-http': '--index-insecure-http',
   'hook-secret-env': '--hook-secret-env VAR',
   redis: '--redis URL',
   metrics: '--metrics HOST:PORT',

@@ -22,8 +22,10 @@ interface CommandSpec {
   examples: readonly string[];
 }
 
-const DIR = 'a skills folder (repeatable; default: the bundled skills), or one git repository: git+https://HOST/REPO.git#REF:SUBFOLDER';
-const CACHE = 'with a git source: where checkouts go (default: $XDG_CACHE_HOME/skillport/git, else ~/.cache/skillport/git)';
+const DIR = 'a skills folder or plugin marketplace (repeatable; default: the bundled skills), or one git+https://HOST/REPO.git#REF:DIR or index URL';
+const CACHE = 'with a git or index source: where checkouts go (default: $XDG_CACHE_HOME/skillport/git or /index, else under ~/.cache/skillport/)';
+const INDEX_ORIGIN = "with an index source: another origin its skills' files may come from (repeatable; default: the index's only)";
+const INDEX_OPTIONS = { 'index-origin': INDEX_ORIGIN, 'index-insecure-http': 'with an index source: read plain http beyond this machine' } as const;
 const PREFIX = "prefix of shared reference prompts (default: the first folder's name)";
 
 export const COMMANDS = {
@@ -54,8 +56,9 @@ export const COMMANDS = {
       'auth-client-secret-env': 'with --auth-introspection: the environment variable holding its client secret',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
-      'pull-interval': 'with a git source: fetch every S seconds and serve a new commit (default: 60; 0: never)',
+      'pull-interval': 'with a git or index source: fetch every S seconds and serve what is new (default: 60; 0: never)',
       'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',
       redis: 'with --http: share legacy sessions and catalogue changes with other replicas through this Redis (or env SKILLPORT_REDIS_URL)',
       'no-page': 'with --http: serve no catalogue page at / (browsers get it by default: the skills each caller may use, and how to connect)',
@@ -68,6 +71,7 @@ export const COMMANDS = {
       'skillport serve ./skills --watch',
       'skillport serve ./skills --http 127.0.0.1:3000 --name work-skills',
       'skillport serve git+https://example.com/team/skills.git#main:skills --http 3000',
+      'skillport serve https://skills.example.com --http 3000',
       'skillport serve ./skills --http 127.0.0.1:3000 --allow-host skills.example.com --auth-issuer https://login.example.com/ --auth-scope skills:read',
       'skillport serve ./skills --http 3000 --metrics 9464',
     ],
@@ -77,8 +81,8 @@ export const COMMANDS = {
     usage: 'list [DIR...] [options]',
     summary: 'List the prompts the folders yield, with their arguments (optional ones in brackets).',
     positionalFolders: true,
-    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output', 'cache-dir': CACHE },
-    examples: ['skillport list ./skills', 'skillport list ./team-skills ./my-skills --json'],
+    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, json: 'JSON output', 'cache-dir': CACHE, ...INDEX_OPTIONS },
+    examples: ['skillport list ./skills', 'skillport list ./team-skills ./my-skills --json', 'skillport list https://skills.example.com'],
   },
   get: {
     brief: "Print a prompt's text",
@@ -91,6 +95,7 @@ export const COMMANDS = {
       prefix: PREFIX,
       json: 'the whole prompts/get result as JSON',
       'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
     },
     examples: ['skillport get greeting --dir ./skills --arg who=Ada'],
   },
@@ -105,6 +110,7 @@ export const COMMANDS = {
       prefix: PREFIX,
       json: 'the completion result as JSON',
       'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
     },
     examples: ['skillport complete greeting language ge --dir ./skills'],
   },
@@ -113,14 +119,21 @@ export const COMMANDS = {
     usage: 'check [DIR...] [options]',
     summary: 'Lint skills folders: every finding as path:line: severity: message (code), sorted, then a summary. Exit 1 on errors.',
     positionalFolders: true,
-    options: { dir: `${DIR}; the same as a positional DIR`, prefix: PREFIX, strict: 'warnings fail too', json: 'JSON output', 'cache-dir': CACHE },
+    options: {
+      dir: `${DIR}; the same as a positional DIR`,
+      prefix: PREFIX,
+      strict: 'warnings fail too',
+      json: 'JSON output',
+      'cache-dir': CACHE,
+      ...INDEX_OPTIONS,
+    },
     examples: ['skillport check ./skills --strict'],
   },
   install: {
     brief: 'Write skills to disk, in the folder a host reads',
     usage: 'install SOURCE [NAME...] --to DIR [options]',
     summary:
-      'Write the skills NAME... of SOURCE (every skill when none is named) as DIR/<name>/, the layout hosts read, each file checked against its SHA-256 first. SOURCE is a skills folder, a git repository, or a running MCP server that serves the Skills extension (mcp+https://HOST/mcp), whose files are checked against its manifests. A skill already in DIR is replaced only with --force, and the old folder stays until the new one is complete.',
+      'Write the skills NAME... of SOURCE (every skill when none is named) as DIR/<name>/, the layout hosts read, each file checked against its SHA-256 first. SOURCE is a skills folder, a git repository, a discovery index URL (https://HOST), or a running MCP server that serves the Skills extension (mcp+https://HOST/mcp), whose files are checked against its manifests. A skill already in DIR is replaced only with --force, and the old folder stays until the new one is complete.',
     positionalFolders: false,
     options: {
       to: 'the folder to write to, or a host whose project folder to use: claude (.claude/skills), copilot or vscode (.github/skills), cursor (.cursor/skills), codex or agents (.agents/skills), gemini (.gemini/skills)',

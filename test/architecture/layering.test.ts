@@ -138,7 +138,7 @@ function stringLiterals(code: string): string[] {
 }
 
 /** The rank of each part of `skills/`: a part may import its own rank and below. */
-const SKILLS_RANK: Record<string, number> = { load: 0, formats: 0, catalogue: 1, tools: 2, install: 2, publish: 2, page: 2, '': 3, git: 4 };
+const SKILLS_RANK: Record<string, number> = { load: 0, formats: 0, catalogue: 1, tools: 2, install: 2, publish: 2, page: 2, '': 3, git: 4, remote: 4 };
 
 /** A file's part of `skills/` by rank, undefined outside skills/ or in a part not ranked yet. */
 function skillsRank(path: string): number | undefined {
@@ -182,6 +182,8 @@ function allowed(file: string, target: string): boolean {
     if (file.startsWith('skills/git/') && ['node:child_process', 'node:os'].includes(target)) return true;
     // The discovery index's archives are gzipped (skills/publish/tar.ts).
     if (file === 'skills/publish/tar.ts' && target === 'node:zlib') return true;
+    // A discovery index source inflates archives and finds the user's cache folder.
+    if (file.startsWith('skills/remote/') && ['node:zlib', 'node:os'].includes(target)) return true;
     if (layer === 'skills') return ['node:fs', 'node:fs/promises', 'node:path', 'node:crypto'].includes(target);
     // util/ is below the core, so it is as free of Node as the core is.
     return !['core', 'jsonrpc', 'protocol', 'server', 'util'].includes(layer as string);

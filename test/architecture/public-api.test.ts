@@ -70,7 +70,7 @@ describe('public API', () => {
     expect(Object.keys(entry).sort()).toEqual(['serveStdio']);
   });
 
-  it('exports the skills folder, git sources, install, the discovery index and the catalogue page from skillport/skills', async () => {
+  it('exports the skills folder, git and index sources, install, the discovery index and the catalogue page from skillport/skills', async () => {
     const entry = await import('../../src/skills.js');
     expect(Object.keys(entry).sort()).toEqual([
       'DISCOVERY_PREFIX',
@@ -83,7 +83,9 @@ describe('public API', () => {
       'formatIssue',
       'installSkills',
       'isGitSource',
+      'isIndexSource',
       'loadGitSkills',
+      'loadIndexSkills',
       'loadSkillsFolder',
       'redactCredentials',
       'redactSource',

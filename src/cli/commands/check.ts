@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path';
 import { escapeControls } from '../../index.js';
-import { buildCatalogue, type Catalogue, formatIssue, type Issue, loadGitSkills } from '../../skills.js';
-import { type Invocation, UsageError } from '../args.js';
-import { BUNDLED_SKILLS, type CliIo, gitCacheDir, gitSourceOf, requireFolders } from '../context.js';
+import { buildCatalogue, type Catalogue, formatIssue, type Issue, isIndexSource, loadGitSkills, loadIndexSkills } from '../../skills.js';
+import type { Invocation } from '../args.js';
+import { BUNDLED_SKILLS, type CliIo, gitSourceOf, remoteSettings, requireFolders } from '../context.js';
 import { printJson, printLine } from '../output.js';
 
 /** A finding as `check` reports it: a path a user can open, and always a line. */
@@ -34,16 +34,18 @@ function findings(issues: readonly Issue[]): Finding[] {
   return shown.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
 
-/** The catalogue of a git source's head commit, its checkout removed after. */
-async function gitCatalogue(source: string, values: Invocation['values'], env: Record<string, string | undefined>): Promise<Catalogue> {
-  const cacheDir = gitCacheDir(values['cache-dir'], env);
-  const folder = await loadGitSkills(source, {
-    env,
+/** The catalogue of a git source's head commit or of an index, its checkout removed after. */
+async function remoteCatalogue(source: string, values: Invocation['values'], env: Record<string, string | undefined>): Promise<Catalogue> {
+  const { allowOrigins, allowHttp, cacheDir } = remoteSettings(source, values, env, 'check');
+  const common = {
     pullIntervalMs: 0,
     tools: false,
     ...(cacheDir !== undefined ? { cacheDir } : {}),
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
-  });
+  };
+  const folder = isIndexSource(source)
+    ? await loadIndexSkills(source, { ...common, ...(allowOrigins ? { allowOrigins } : {}), allowHttp: allowHttp === true })
+    : await loadGitSkills(source, { ...common, env });
   await folder.close();
   return folder.catalogue;
 }
@@ -51,7 +53,7 @@ async function gitCatalogue(source: string, values: Invocation['values'], env: R
 export async function check(invocation: Invocation, io: CliIo, env: Record<string, string | undefined> = {}): Promise<number> {
   const { values } = invocation;
   const git = gitSourceOf(invocation.folders, 'check');
-  if (git === undefined && values['cache-dir'] !== undefined) throw new UsageError('--cache-dir applies only to a git source', 'check');
+  remoteSettings(git, values, env, 'check');
   if (git === undefined) requireFolders(invocation.folders);
   const folders = invocation.folders.length > 0 ? invocation.folders : [BUNDLED_SKILLS];
   const started = Date.now();
@@ -63,7 +65,7 @@ export async function check(invocation: Invocation, io: CliIo, env: Record<strin
   let counts: { skills: number; prompts: number; files: number };
   try {
     const catalogue =
-      git !== undefined ? await gitCatalogue(git, values, env) : await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
+      git !== undefined ? await remoteCatalogue(git, values, env) : await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
     issues = findings(catalogue.issues);
     counts = { skills: catalogue.skills.length, prompts: catalogue.prompts.length, files: catalogue.files.size };
   } finally {

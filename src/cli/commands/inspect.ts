@@ -4,7 +4,7 @@
  */
 import { isProtocolError, type Logger, type Prompt } from '../../index.js';
 import { type Invocation, keyValues, UsageError } from '../args.js';
-import { type CliIo, commandContext, gitCacheDir, gitSourceOf, skillsServer } from '../context.js';
+import { type CliIo, commandContext, gitSourceOf, remoteSettings, skillsServer } from '../context.js';
 import { createStderrLogger } from '../logger.js';
 import { printJson, printLine, printText } from '../output.js';
 import type { CommandName } from '../usage.js';
@@ -21,13 +21,11 @@ async function withServer<T>(
   use: (opened: Awaited<ReturnType<typeof skillsServer>> & { logger: Logger }) => Promise<T>,
 ): Promise<T> {
   const logger = createStderrLogger('error', (line) => io.stderr.write(line));
-  if (gitSourceOf(folders, command) === undefined && values['cache-dir'] !== undefined)
-    throw new UsageError('--cache-dir applies only to a git source', command);
-  const cacheDir = gitCacheDir(values['cache-dir'], env);
+  const git = remoteSettings(gitSourceOf(folders, command), values, env, command);
   const opened = await skillsServer(folders, {
     logger,
     ...(values.prefix !== undefined ? { prefix: values.prefix } : {}),
-    git: { env, ...(cacheDir !== undefined ? { cacheDir } : {}) },
+    git,
   });
   try {
     return await use({ ...opened, logger });

@@ -6,7 +6,7 @@
 import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
-import { type CliIo, gitCacheDir, gitSourceOf, type ServerIdentity, skillsServer } from '../context.js';
+import { type CliIo, gitSourceOf, remoteSettings, type ServerIdentity, skillsServer } from '../context.js';
 import { createStderrLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../logger.js';
 import { OAUTH_FLAGS } from './serve-auth.js';
 import { serveOverHttp } from './serve-http.js';
@@ -58,10 +58,10 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const git = gitSourceOf(folders, 'serve');
   if (git === undefined) {
     const given = GIT_ONLY.find((key) => values[key] !== undefined);
-    if (given) throw new UsageError(`--${given} applies only to a git source`, 'serve');
-  } else if (values.watch) throw new UsageError('--watch does not apply to a git source: it is fetched every --pull-interval', 'serve');
+    if (given) throw new UsageError(`--${given} applies only to a git or index source`, 'serve');
+  } else if (values.watch) throw new UsageError('--watch does not apply to a git or index source: it is fetched every --pull-interval', 'serve');
   const secret = git !== undefined && address !== undefined ? hookSecret(values, env) : undefined;
-  const cacheDir = gitCacheDir(values['cache-dir'], env);
+  const fetched = remoteSettings(git, values, env, 'serve');
   const logger = createStderrLogger(level, (line) => io.stderr.write(line), logFormat(values['log-format']));
   const metricsAt = metricsAddress(values.metrics);
   const metrics = metricsAt && (await folderMetrics());
@@ -76,18 +76,14 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     ...(pageSize !== undefined ? { pageSize } : {}),
     // Several replicas must seal and open each other's input-required state: one key for all, from the environment.
     ...(env.SKILLPORT_REQUEST_STATE_KEY ? { requestStateKey: env.SKILLPORT_REQUEST_STATE_KEY } : {}),
-    git: {
-      env,
-      pullIntervalMs: seconds(values['pull-interval'], '--pull-interval', 'serve') ?? 60_000,
-      ...(cacheDir !== undefined ? { cacheDir } : {}),
-    },
+    git: { ...fetched, pullIntervalMs: seconds(values['pull-interval'], '--pull-interval', 'serve') ?? 60_000 },
   });
   const tracing = await serveTracing(server, env, logger);
   if (level === 'debug') server.observe((await import('../request-log.js')).requestLog(logger));
   const { catalogue } = folder;
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
-  const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : '';
+  const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : 'source' in folder ? ` of ${folder.source}` : '';
   const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${from}${values.watch ? ', watching for changes' : ''}`;
   const metricsServer = metrics && metricsAt && (await startMetrics(server, folder, metrics.registry, metricsAt));
   if (metricsServer) logger.info(`serving metrics at ${metricsServer.url.href}`);

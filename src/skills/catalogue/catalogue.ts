@@ -10,10 +10,11 @@ import { audienceOf, restrictTo } from '../../core/audience.js';
 import type { Prompt } from '../../core/model.js';
 import { trimOf } from '../../util/trim.js';
 import { declaredAudience } from '../load/audience.js';
-import { type ConfinedFs, openConfined } from '../load/confined-fs.js';
+import type { ConfinedFs } from '../load/confined-fs.js';
 import { keyLines } from '../load/frontmatter.js';
 import { addIssues, capIssues, type Issue } from '../load/issues.js';
 import { loadSkill } from '../load/load-skill.js';
+import { type Place, placesOf } from '../load/marketplace.js';
 import { loadPromptFile } from '../load/prompt-files.js';
 import { DEFAULT_LIMITS, type ScanLimits, type ScannedSkill, type ScanResult, scanFolder } from '../load/scan.js';
 import { decodeUtf8, type LoadedSkill, type SkillRecord } from '../load/skill-record.js';
@@ -36,6 +37,8 @@ export interface CatalogueOptions {
   /** Prefix of shared reference prompts; default derived from the first folder's name. */
   prefix?: string;
   limits?: ScanLimits;
+  /** Findings of the source the folders came from (a discovery index's refusals), listed before the folders' own. */
+  findings?: readonly Issue[];
 }
 
 /** A prompt-name-safe slug of a folder name. */
@@ -68,7 +71,7 @@ function referenceTargets(skill: SkillRecord, shared: ReadonlyMap<string, string
   const uris = new Map<string, string>();
   const byRel = new Map(skill.files.map((f) => [f.rel, f]));
   for (const [slug, rel] of skill.references) {
-    local.set(slug, `${skill.name}-references-${slug}`);
+    local.set(slug, `${skill.promptName}-references-${slug}`);
     const file = byRel.get(rel);
     if (file) uris.set(slug, file.uri);
   }
@@ -160,7 +163,8 @@ async function addSharedReferences(build: Build, fs: ConfinedFs, rels: readonly 
  * Skills extension cannot carry marked. Returns where each served skill's
  * SKILL.md is, for issues (not asked of the skill, which makes its file record on first use).
  */
-function placeSkills(build: Build, scanned: readonly ScannedSkill[], loaded: ReadonlyArray<LoadedSkill | undefined>, here: Served, dir: string): string[] {
+function placeSkills(build: Build, scanned: readonly ScannedSkill[], loaded: ReadonlyArray<LoadedSkill | undefined>, here: Served, place: Place): string[] {
+  const { dir, namespace } = place;
   const sources: string[] = [];
   // Skills come shallowest first, so an enclosing skill is placed before the skills inside it.
   const servedDirs = new Map<string, SkillRecord>();
@@ -169,6 +173,7 @@ function placeSkills(build: Build, scanned: readonly ScannedSkill[], loaded: Rea
     const source = (scanned[index] as ScannedSkill).file.rel;
     const outer = enclosing(servedDirs, skill.dir);
     if (outer) skill.nestIn(outer.skill, outer.between);
+    else if (namespace !== undefined) skill.namespaceIn(namespace);
     restrictSkill(skill, declaredAudience(skill.frontmatter).audience, outer?.skill);
     const first = build.dirsByPath.get(skill.path);
     if (first !== undefined) {
@@ -214,7 +219,7 @@ async function addSkillPrompts(build: Build, here: Served, sources: readonly str
     for (const [slug, rel] of skill.references) {
       const text = await readText(fs, rel, build.maxFileBytes);
       if (text === undefined) continue;
-      const entry = await referencePrompt(`${skill.name}-references-${slug}`, text, `Reference "${slug}" of the ${skill.name} skill`, targets);
+      const entry = await referencePrompt(`${skill.promptName}-references-${slug}`, text, `Reference "${slug}" of the ${skill.promptName} skill`, targets);
       addPrompt(build, restrictEntry(entry, audience), rel, dir);
     }
   }
@@ -243,11 +248,12 @@ async function addPromptFiles(build: Build, fs: ConfinedFs, refs: ScanResult['pr
 
 /** Builds a catalogue. Throws only when a folder itself cannot be opened. */
 export async function buildCatalogue(dirs: readonly string[], options: CatalogueOptions = {}): Promise<Catalogue> {
-  const roots = await Promise.all(dirs.map((dir) => openConfined(dir)));
+  const issues: Issue[] = [...(options.findings ?? [])];
+  const { places, first } = await placesOf(dirs, issues);
   const build: Build = {
-    issues: [],
-    several: dirs.length > 1,
-    prefix: options.prefix ?? slugify(basename(roots[0]?.root ?? 'skills')),
+    issues,
+    several: places.length > 1,
+    prefix: options.prefix ?? slugify(basename(first?.root ?? 'skills')),
     maxFileBytes: options.limits?.maxFileBytes ?? (DEFAULT_LIMITS.maxFileBytes as number),
     promptsByName: new Map(),
     prompts: [],
@@ -259,9 +265,8 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     sharedTargets: new Map(),
     deferred: [],
   };
-  const { issues } = build;
-  for (const [rootIndex, fs] of roots.entries()) {
-    const dir = dirs[rootIndex] as string;
+  for (const place of places) {
+    const { dir, fs } = place;
     const firstIssue = issues.length;
     const scan = await scanFolder(fs, options.limits ?? DEFAULT_LIMITS);
     addIssues(issues, scan.issues);
@@ -270,7 +275,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     const loaded = await mapLimit(scan.skills, 16, (found) => loadSkill(fs, found, rootName, issues, build.maxFileBytes));
     const here: Served = { fs, skills: [] };
     build.served.push(here);
-    const sources = placeSkills(build, scan.skills, loaded, here, dir);
+    const sources = placeSkills(build, scan.skills, loaded, here, place);
     await addSkillPrompts(build, here, sources, dir);
     await addPromptFiles(build, fs, scan.promptFiles, dir);
     if (build.several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;

@@ -152,7 +152,7 @@ class SkillPrompt implements PromptEntry {
       args.push({ name: 'locale', description });
     }
     this.completers = completersOf(skill.args, localized ? ['locale', localeCompleter(skill.locales)] : undefined);
-    this.prompt = { name: skill.name, description: firstSentence(skill.description) };
+    this.prompt = { name: skill.promptName, description: firstSentence(skill.description) };
     if (args.length > 0) this.prompt.arguments = args;
     this.skill = skill;
     this.#targets = targets;

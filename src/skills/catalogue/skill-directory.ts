@@ -64,7 +64,7 @@ export class SkillDirectory {
     const top: DirectoryEntry[] = [];
     const nested: DirectoryEntry[] = [];
     for (const skill of catalogue.skills) {
-      const entry = catalogue.promptsByName.get(skill.name);
+      const entry = catalogue.promptsByName.get(skill.promptName);
       if (entry?.skill !== skill) continue;
       (skill.path.includes('/') ? nested : top).push({ prompt: entry.prompt, skill });
     }

@@ -15,6 +15,7 @@ import { createEmitter, type Emitter } from '../../util/emitter.js';
 import { buildCatalogue, type Catalogue, slugify } from '../catalogue/catalogue.js';
 import { formatIssue, type Issue } from '../load/issues.js';
 import { DEFAULT_LIMITS } from '../load/scan.js';
+import { createPoller } from '../poll.js';
 import { type SkillsFolder, type SkillsFolderOptions, type SwappableFolder, servedFolder } from '../provider.js';
 import { GitError, type GitRunner } from './run-git.js';
 import { type GitSpec, parseGitSpec } from './spec.js';
@@ -102,9 +103,6 @@ interface Source {
   refused: { commit: string; reason: string } | undefined;
   lastFailure: string | undefined;
   closed: boolean;
-  running: Promise<GitSyncResult> | undefined;
-  queued: Promise<GitSyncResult> | undefined;
-  timer: NodeJS.Timeout | undefined;
 }
 
 /** Checks `commit` out and loads it; a checkout that fails to load is removed. */
@@ -177,36 +175,6 @@ async function logged(source: Source): Promise<GitSyncResult> {
   }
 }
 
-/** {@link GitSkillsFolder.sync}. */
-function sync(source: Source): Promise<GitSyncResult> {
-  if (!source.running) {
-    source.running = logged(source).finally(() => {
-      source.running = undefined;
-    });
-    return source.running;
-  }
-  // A fetch runs: what was pushed after it started is seen by one more, shared by every caller until then.
-  source.queued ??= source.running
-    .catch(() => {})
-    .then(() => {
-      source.queued = undefined;
-      return sync(source);
-    });
-  return source.queued;
-}
-
-/** Fetches again `interval` ms after the last fetch ended; 0 never. */
-function schedule(source: Source, interval: number): void {
-  if (interval === 0 || source.closed) return;
-  source.timer = setTimeout(() => {
-    sync(source)
-      .catch(() => {})
-      .finally(() => schedule(source, interval));
-  }, interval);
-  // The timer alone keeps no process alive: the transport does.
-  source.timer.unref();
-}
-
 /** The runner and checkout limits of `options`, each default filled in; throws on an invalid value. */
 function settings(options: GitSkillsOptions): { runner: GitRunner; limits: CheckoutLimits } {
   const runner: GitRunner = { program: options.git ?? 'git', timeoutMs: options.gitTimeoutMs ?? 120_000, env: options.env ?? process.env };
@@ -266,11 +234,8 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
     refused: undefined,
     lastFailure: undefined,
     closed: false,
-    running: undefined,
-    queued: undefined,
-    timer: undefined,
   };
-  schedule(state, interval);
+  const poller = createPoller(() => logged(state), interval);
   return {
     prompts: folder.prompts,
     resources: folder.resources,
@@ -288,11 +253,11 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
     },
     source: spec.display,
     reload: () => folder.reload(),
-    sync: () => sync(state),
+    sync: () => poller.sync(),
     onCommit: (listener) => state.commits.watch(listener),
     close() {
       state.closed = true;
-      clearTimeout(state.timer);
+      poller.stop();
       folder.close();
       return workspace.remove();
     },

@@ -92,13 +92,24 @@ interface Instance {
   checkouts: number;
 }
 
-/** Makes this process's folder under `parent` (after sweeping those of dead processes) with an empty bare repository; returns its path. */
-async function createInstance(parent: string, runner: GitRunner): Promise<string> {
+/**
+ * Makes this process's folder under `parent` (`<pid>-<random>`, with its
+ * `owner` file), after sweeping those of dead processes; returns its path.
+ * A discovery index source (remote/) keeps its versions in one too.
+ */
+export async function createOwnedFolder(parent: string): Promise<string> {
   await mkdir(parent, { recursive: true, mode: 0o700 });
   await sweep(parent);
   const dir = join(parent, `${process.pid}-${randomBytes(4).toString('hex')}`);
-  await mkdir(join(dir, 'trees'), { recursive: true, mode: 0o700 });
+  await mkdir(dir, { mode: 0o700 });
   await writeFile(join(dir, 'owner'), `${hostname()}\n${process.pid}\n`);
+  return dir;
+}
+
+/** Makes this process's folder under `parent` (see {@link createOwnedFolder}) with an empty bare repository; returns its path. */
+async function createInstance(parent: string, runner: GitRunner): Promise<string> {
+  const dir = await createOwnedFolder(parent);
+  await mkdir(join(dir, 'trees'), { mode: 0o700 });
   const repo = join(dir, 'repo.git');
   try {
     // No template (an init.templateDir or GIT_TEMPLATE_DIR could bring hooks or info/attributes).

@@ -43,6 +43,8 @@ export interface SkillRecord {
   readonly path: string;
   /** {@link path} encoded for a URI, one segment at a time. */
   readonly uriBase: string;
+  /** Its prompt name, which the skill tools load it by: `name`, or `<plugin>:<name>` in a marketplace (marketplace.ts), as Claude Code says. */
+  readonly promptName: string;
   /** `skill://<path>/SKILL.md`. */
   uri: string;
   frontmatter: Record<string, unknown> & { name: string; description: string };
@@ -198,6 +200,8 @@ interface Extras {
   /** Where a skill nested in another one is placed (see {@link SkillRecord.path}). */
   path?: string;
   uriBase?: string;
+  /** A plugin's skill: `<plugin>:<name>` (see {@link SkillRecord.promptName}). */
+  promptName?: string;
 }
 
 export class LoadedSkill implements SkillRecord {
@@ -232,8 +236,17 @@ export class LoadedSkill implements SkillRecord {
     return this.#extras?.uriBase ?? encodeSegment(this.name);
   }
 
+  get promptName(): string {
+    return this.#extras?.promptName ?? this.name;
+  }
+
   get uri(): string {
     return `skill://${this.uriBase}/SKILL.md`;
+  }
+
+  /** Places this skill under plugin `namespace`: path `<plugin>/<name>` (SEP-2640: the segments before the name are the server's) and prompt name `<plugin>:<name>`. */
+  namespaceIn(namespace: string): void {
+    this.extend({ path: `${namespace}/${this.path}`, uriBase: `${encodeSegment(namespace)}/${this.uriBase}`, promptName: `${namespace}:${this.name}` });
   }
 
   /**
@@ -244,7 +257,9 @@ export class LoadedSkill implements SkillRecord {
   nestIn(outer: SkillRecord, between: string): void {
     const path = between === '' ? `${outer.path}/${this.name}` : `${outer.path}/${between}/${this.name}`;
     const uriBase = between === '' ? `${outer.uriBase}/${encodeSegment(this.name)}` : `${outer.uriBase}/${encodePath(between)}/${encodeSegment(this.name)}`;
-    this.extend({ path, uriBase });
+    // Inside a plugin's skill, a nested skill is the plugin's too.
+    const colon = outer.promptName.indexOf(':');
+    this.extend({ path, uriBase, ...(colon > 0 ? { promptName: `${outer.promptName.slice(0, colon)}:${this.name}` } : {}) });
   }
 
   get description(): string {

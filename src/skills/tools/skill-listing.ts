@@ -96,8 +96,8 @@ export function fileList(skill: SkillRecord, files: readonly SkillFileRecord[] =
   const others = files.filter((file) => file !== skill.file);
   if (others.length === 0) return undefined;
   const header = (shown: number): string =>
-    `${shown === others.length ? 'Files' : `${shown} of the ${others.length} files`} of the skill ${JSON.stringify(skill.name)}: ` +
-    `read one with read_skill_file (skill ${JSON.stringify(skill.name)} and its path); each is also the resource at its URI.` +
+    `${shown === others.length ? 'Files' : `${shown} of the ${others.length} files`} of the skill ${JSON.stringify(skill.promptName)}: ` +
+    `read one with read_skill_file (skill ${JSON.stringify(skill.promptName)} and its path); each is also the resource at its URI.` +
     (shown === others.length ? '\n' : ' A path that names no file is answered with the paths that start with it.\n');
   function* lines(): Generator<string> {
     for (const file of others) yield `- ${file.inSkill} (${file.uri}, ${file.mimeType}, ${file.size} bytes)\n`;
@@ -122,7 +122,7 @@ export function unknownSkill(directory: SkillDirectory, name: string): string {
  * it or come close, as many as fit in {@link LISTING_MAX_BYTES}.
  */
 export function unknownFile(paths: CompletionIndex, skill: SkillRecord, path: string): string {
-  const head = `The skill ${JSON.stringify(skill.name)} has no file ${quote(path)}.`;
+  const head = `The skill ${JSON.stringify(skill.promptName)} has no file ${quote(path)}.`;
   const close = paths.complete(path).values;
   if (close.length === 0) return head;
   const intro = ' Its closest paths:\n';

@@ -183,9 +183,9 @@ describe('list, get and check with a git source', () => {
     const ext = await runCli('list', 'git+ext::sh -c id');
     expect(ext.code).toBe(1);
     expect(ext.stderr).toContain('unsupported git source');
-    expect((await runCli('serve', `git+${r.url}`, './skills')).stderr).toContain('a git source must be the only folder');
-    expect((await runCli('serve', `git+${r.url}`, '--watch')).stderr).toContain('--watch does not apply to a git source');
-    expect((await runCli('serve', './skills', '--pull-interval', '5')).stderr).toContain('--pull-interval applies only to a git source');
+    expect((await runCli('serve', `git+${r.url}`, './skills')).stderr).toContain('a git repository or index URL must be the only source');
+    expect((await runCli('serve', `git+${r.url}`, '--watch')).stderr).toContain('--watch does not apply to a git or index source');
+    expect((await runCli('serve', './skills', '--pull-interval', '5')).stderr).toContain('--pull-interval applies only to a git or index source');
     expect((await runCli('serve', `git+${r.url}`, '--pull-interval=-1')).stderr).toContain('--pull-interval must be a whole number of seconds');
     expect((await runCli('serve', `git+${r.url}`, '--hook-secret-env', 'X')).stderr).toContain('--hook-secret-env applies only with --http');
   });
