@@ -67,6 +67,9 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
     ...(metrics ? { metrics } : {}),
   });
   endpoint = running.url;
+  // The handler goes in before the line that says it serves: a SIGTERM sent on reading that line
+  // could otherwise arrive before it, and the default action would kill the process undrained.
+  const stop = new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
   const stopSharing = running.changes ? shareChanges(folder, running.changes, logger) : undefined;
   if (hook) logger.info(`accepting push webhooks at ${new URL(GIT_HOOK_PATH, running.url).href}`);
   if (index) logger.info(`publishing the discovery index at ${new URL('/.well-known/agent-skills/index.json', running.url).href}`);
@@ -74,7 +77,7 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   if (page) logger.info(`catalogue page for browsers at ${new URL('/', running.url).href}`);
   logger.info(`serving ${summary} at ${running.url.href} (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
   if (oauth) logger.info(`accepting access tokens from ${oauth.issuer} issued for ${oauth.audience ?? running.url.href}`);
-  await new Promise<void>((resolve) => io.onShutdownSignal(() => resolve()));
+  await stop;
   // Said before and after the drain, so a container's log shows a stop that drained, not one that was killed.
   logger.info('stopping: finishing the requests in flight');
   stopSharing?.();
