@@ -59,7 +59,8 @@ export async function unavailable(): Promise<string | undefined> {
 /** Builds the local base image unless it exists (base-image.sh skips it then). */
 export async function buildBase(): Promise<void> {
   if (baseImage() !== LOCAL_BASE) return;
-  const result = await run('bash', [BASE_SCRIPT, LOCAL_BASE], 20 * 60_000);
+  // The Node running this test is the one to copy, whatever `node` is first on npm's PATH.
+  const result = await run('env', [`NODE_BIN=${process.execPath}`, 'bash', BASE_SCRIPT, LOCAL_BASE], 20 * 60_000);
   if (result.code !== 0) throw new Error(`base-image.sh failed (${result.code}):\n${result.stdout}${result.stderr}`);
 }
 

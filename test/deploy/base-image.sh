@@ -7,7 +7,7 @@
 # told to leave out documentation, manuals and translations as Debian's slim
 # images do (so packages installed on top are measured as they would be there).
 #
-# Usage: test/deploy/base-image.sh [TAG]   (default skillport-test-base:node20)
+# Usage: [NODE_BIN=PATH] test/deploy/base-image.sh [TAG]   (default skillport-test-base:node20)
 # Does nothing when TAG exists already. Needs root, debootstrap and a Docker
 # engine. The Debian mirror is the one apt on this machine uses; DEBIAN_MIRROR
 # overrides it.
@@ -29,7 +29,9 @@ if [ -z "$mirror" ]; then
 fi
 [ -n "$mirror" ] || { echo "no Debian mirror in /etc/apt/sources.list*; set DEBIAN_MIRROR" >&2; exit 1; }
 
-node_bin="$(readlink -f "$(command -v node)")"
+# The Node that runs the tests (NODE_BIN, from image.test.ts): under npm, `node` on PATH may be
+# node_modules/.bin/node, the Node 22 that the conformance suite's devDependency brings.
+node_bin="$(readlink -f "${NODE_BIN:-$(command -v node)}")"
 [ "$("$node_bin" -p 'process.versions.node.split(".")[0]')" = 20 ] || { echo "$node_bin is not Node 20" >&2; exit 1; }
 npm_dir="$(dirname "$node_bin")/../lib/node_modules/npm"
 [ -f "$npm_dir/bin/npm-cli.js" ] || npm_dir="$(npm root -g)/npm"
