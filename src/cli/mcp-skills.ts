@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { MODERN_VERSIONS } from '../index.js';
 import type { InstallableSkill, SkillFile } from '../skills.js';
+import { readCapped } from '../util/bytes.js';
 
 /** Most bytes of one answer (a skill's largest file, base64 and JSON around it). */
 const MAX_ANSWER_BYTES = 96 * 1024 * 1024;
@@ -50,16 +51,11 @@ function headerValue(value: string): string {
   return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
-/** The body of `response`, refused past {@link MAX_ANSWER_BYTES}. */
-async function readCapped(response: Response): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body ?? []) {
-    total += chunk.byteLength;
-    if (total > MAX_ANSWER_BYTES) throw new Error(`an answer of the server is larger than ${MAX_ANSWER_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The body of `response` as text, refused past {@link MAX_ANSWER_BYTES}. */
+async function readAnswer(response: Response): Promise<string> {
+  const bytes = await readCapped(response.body, MAX_ANSWER_BYTES);
+  if (bytes === undefined) throw new Error(`an answer of the server is larger than ${MAX_ANSWER_BYTES} bytes`);
+  return new TextDecoder().decode(bytes);
 }
 
 /** The JSON-RPC messages of an answer: one JSON body, or the `data` of each SSE event. */
@@ -102,7 +98,7 @@ function requester(endpoint: McpEndpoint): (method: string, params: Record<strin
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
     });
     if (response.status === 401 || response.status === 403) throw new Error(`the server answered ${response.status}: it wants a token (--token-env)`);
-    const text = await readCapped(response);
+    const text = await readAnswer(response);
     const answer = messagesOf(text, response.headers.get('content-type') ?? '').find((m) => (m as { id?: unknown }).id === id) as
       | { result?: Record<string, unknown>; error?: { code: number; message: string } }
       | undefined;

@@ -9,6 +9,7 @@
  * at a fixed level with the header's mtime 0 and its OS byte fixed.
  */
 import { gzipSync } from 'node:zlib';
+import { concatBytes } from '../../util/bytes.js';
 
 /** One file of an archive: its path inside the skill (`/`-separated) and bytes. */
 export interface ArchiveFile {
@@ -88,13 +89,7 @@ export function tarOf(files: readonly ArchiveFile[]): Uint8Array | undefined {
   // Two zero blocks end the archive.
   parts.push(new Uint8Array(2 * BLOCK));
   total += 2 * BLOCK;
-  const tar = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    tar.set(part, at);
-    at += part.length;
-  }
-  return tar;
+  return concatBytes(parts, total);
 }
 
 /** `files` as the bytes of a `.tar.gz`, the same for the same files everywhere; undefined as {@link tarOf}. */

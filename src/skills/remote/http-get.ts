@@ -7,6 +7,7 @@
  * server fetch hosts it was not pointed at), and `If-None-Match` (RFC 9110
  * §13.1.2) for the index.
  */
+import { readCapped } from '../../util/bytes.js';
 import { redactCredentials } from '../git/spec.js';
 
 /** What a GET may do. */
@@ -32,29 +33,11 @@ export class HttpGetError extends Error {
 const MAX_REDIRECTS = 5;
 
 /** Reads `response`'s body up to `maxBytes`; throws past it. */
-async function readCapped(response: Response, maxBytes: number, shown: string): Promise<Uint8Array> {
+async function readBody(response: Response, maxBytes: number, shown: string): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) throw new HttpGetError(`${shown} is ${declared} bytes, more than the ${maxBytes} allowed`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body?.getReader();
-  if (reader === undefined) return new Uint8Array(0);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new HttpGetError(`${shown} has more than the ${maxBytes} bytes allowed`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readCapped(response.body, maxBytes);
+  if (bytes === undefined) throw new HttpGetError(`${shown} has more than the ${maxBytes} bytes allowed`);
   return bytes;
 }
 
@@ -98,7 +81,7 @@ export async function httpGet(url: URL, limits: GetLimits, etag?: string): Promi
       throw new HttpGetError(`GET ${shown} answered ${response.status}`);
     }
     try {
-      const bytes = await readCapped(response, limits.maxBytes, shown);
+      const bytes = await readBody(response, limits.maxBytes, shown);
       return { status: 200, bytes, contentType: response.headers.get('content-type') ?? undefined, etag: response.headers.get('etag') ?? undefined, url: at };
     } catch (error) {
       if (error instanceof HttpGetError) throw error;

@@ -4,6 +4,7 @@
  * {@link HttpReply} into a `Response`. The node adapter (node.ts) is its
  * sibling: it calls the same `reply`, without web objects.
  */
+import { concatBytes } from '../../util/bytes.js';
 import type { BodyBudget, HttpReply, HttpRequest, ReplyFunction } from './request.js';
 
 /** Reads a web body stream up to `max` bytes; undefined when it is larger, `busy` when the budget refuses. */
@@ -29,14 +30,7 @@ async function readStream(body: ReadableStream<Uint8Array>, max: number, budget:
     // A body read whole is the caller's to give back; any other, given back here.
     if (!whole) budget.give(total);
   }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks, total);
 }
 
 /** A web `Request` as the handler reads it. */
