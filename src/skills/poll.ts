@@ -9,8 +9,11 @@
 export interface Poller<T> {
   /** Runs a fetch now; while one runs, every caller shares one more after it. */
   sync(): Promise<T>;
-  /** Stops the timer; a fetch that runs ends as it will. */
-  stop(): void;
+  /**
+   * Stops the timer; resolves once a fetch that runs (and one queued after
+   * it) has ended, so the caller may then remove what the fetch writes into.
+   */
+  stop(): Promise<void>;
 }
 
 /** Polls `run` every `intervalMs` (0: only when {@link Poller.sync} is called). */
@@ -51,9 +54,10 @@ export function createPoller<T>(run: () => Promise<T>, intervalMs: number): Poll
   schedule();
   return {
     sync,
-    stop() {
+    async stop() {
       stopped = true;
       clearTimeout(timer);
+      await (queued ?? running)?.catch(() => {});
     },
   };
 }

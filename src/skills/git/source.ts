@@ -255,11 +255,12 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
     reload: () => folder.reload(),
     sync: () => poller.sync(),
     onCommit: (listener) => state.commits.watch(listener),
-    close() {
+    async close() {
       state.closed = true;
-      poller.stop();
+      // A fetch in flight ends first: removing the folders it writes into under it can fail (ENOTEMPTY).
+      await poller.stop();
       folder.close();
-      return workspace.remove();
+      await workspace.remove();
     },
   };
 }

@@ -167,7 +167,8 @@ export async function loadIndexSkills(source: string, options: IndexSkillsOption
     sync: () => poller.sync(),
     async close() {
       state.closed = true;
-      poller.stop();
+      // A refresh in flight ends first: removing the folders it writes into under it can fail (ENOTEMPTY).
+      await poller.stop();
       folder.close();
       await rm(state.dir, { recursive: true, force: true });
     },

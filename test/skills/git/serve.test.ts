@@ -44,7 +44,7 @@ async function serve(args: string[], env: Record<string, string>): Promise<{ url
   );
   closers.push(async () => {
     stop?.();
-    expect(await exited).toBe(0);
+    expect(await exited, log).toBe(0);
   });
   await until(() => /at http:\/\/\S+\/mcp/.test(log) || (!!exited && log.includes('skillport:')));
   const match = /at (http:\/\/\S+\/mcp)/.exec(log);
