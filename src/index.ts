@@ -80,6 +80,9 @@ export type {
 export { defineResource, defineResourceTemplate, liveResources, staticResources, toBase64 } from './core/resources.js';
 // Skills extension
 export type { SkillEntry, SkillFile, SkillsProvider } from './core/skills.js';
+// Tasks
+export type { TaskError, TaskRecord, TaskStatus, TaskStore, TaskSupport } from './core/tasks.js';
+export { memoryTaskStore } from './core/tasks.js';
 export type { StandardSchema, ToolSchema } from './core/tool-schema.js';
 export type { LiveTools, ToolDefinition, ToolDefinitionInput, ToolOutput, ToolProvider } from './core/tools.js';
 // Tools
@@ -100,6 +103,8 @@ export type {
   ServerOptions,
   SessionEnd,
   SessionSnapshot,
+  TaskOptions,
+  TaskRunner,
 } from './server/index.js';
 // Server
 export { createServer, DEFAULT_LIMITS } from './server/index.js';

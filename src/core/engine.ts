@@ -37,6 +37,8 @@ export interface Features {
   logging?: boolean;
   /** The Skills extension, and whether `resources/directory/read` is served. */
   skills?: { directoryRead: boolean };
+  /** Some tool may run as a task (core/tasks.ts): 2025-11-25 `tasks`, the 2026-07-28 Tasks extension. */
+  tasks?: boolean;
 }
 
 /** A change the engine reports to connections. */
@@ -89,6 +91,8 @@ function featuresOf(options: EngineOptions): Features {
   };
   if (prompts) features.prompts = { listChanged: Boolean(prompts.watch) };
   if (tools) features.tools = { listChanged: Boolean(tools.watch) };
+  // Tasks run tools only (2025-11-25 basic/utilities/tasks; SEP-2663 §Supported Methods).
+  if (tools?.tasks) features.tasks = true;
   if (options.logging) features.logging = true;
   if (resources) features.resources = { subscribe: Boolean(resources.watch), listChanged: Boolean(resources.watch) };
   if (skills) features.skills = { directoryRead: Boolean(skills.readDirectory) };
@@ -130,6 +134,8 @@ export function createEngine(options: EngineOptions): Engine {
     limits,
     listTools: toolOps.listTools,
     callTool: toolOps.callTool,
+    prepareTool: toolOps.prepareTool,
+    taskSupport: toolOps.taskSupport,
     tools: toolOps.tools,
     mirroredParams: toolOps.mirroredParams,
     listPrompts: promptOps.listPrompts,

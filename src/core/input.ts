@@ -81,10 +81,16 @@ export function isInputUnavailableError(value: unknown): value is InputUnavailab
 export class MissingClientCapabilityError extends Error {
   override name = 'MissingClientCapabilityError';
   readonly required: readonly string[];
+  /**
+   * The capabilities needed, shaped as the client declares them, where a
+   * name is not enough (an extension: `{ extensions: { [id]: {} } }`).
+   */
+  readonly capabilities: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(required: readonly string[]) {
+  constructor(required: readonly string[], capabilities?: Readonly<Record<string, unknown>>) {
     super(`The client did not declare the ${required.join(', ')} capability this request needs`);
     this.required = required;
+    this.capabilities = capabilities;
   }
 }
 

@@ -5,6 +5,9 @@
  * example `icons` exist only from 2025-11-25 on) and drop the rest.
  */
 
+/** Whether a tool may run as a task (2025-11-25 `Tool.execution.taskSupport`; absent: forbidden). core/tasks.ts runs them. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
 /** Extra metadata attached to an object, passed through as `_meta`. */
 export type Meta = Record<string, unknown>;
 
@@ -216,6 +219,8 @@ export interface Tool {
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /** Whether it may run as a task the client polls (core/tasks.ts); absent: never. */
+  execution?: { taskSupport?: TaskSupport };
   _meta?: Meta;
 }
 

@@ -9,7 +9,7 @@ import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { audienceKey, perCaller } from './audience.js';
 import { namedCatalogue } from './cached.js';
 import { type Principal, type RequestContext, throwIfCancelled } from './context.js';
-import type { CallToolResult, Tool } from './model.js';
+import type { CallToolResult, TaskSupport, Tool } from './model.js';
 import { createPager, type Page } from './paginate.js';
 import { type MirroredParam, mirroredParams } from './tool-headers.js';
 import type { ToolProvider } from './tools.js';
@@ -17,7 +17,12 @@ import type { ToolProvider } from './tools.js';
 export interface ToolOperations {
   /** The tools, as `principal` sees them when the provider lists per caller (`listFor`). */
   listTools(cursor: string | undefined, principal?: Principal): Promise<Encoded<Page<Tool>>>;
-  callTool(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
+  /** `prepared`: what {@link prepareTool} returned, for a call that runs as a task. */
+  callTool(name: string, args: Record<string, unknown>, ctx: RequestContext, prepared?: unknown): Promise<CallToolResult>;
+  /** Checks a task-supporting tool's arguments and runs its `prepare`, in the request, before its task starts. */
+  prepareTool(name: string, args: Record<string, unknown>, ctx: RequestContext): Promise<unknown>;
+  /** Whether tool `name` may run as a task; undefined for an unknown tool (its call fails as unknown). */
+  taskSupport(name: string): Promise<TaskSupport | undefined>;
   /** The whole catalogue, e.g. for a CLI listing. */
   tools(): Promise<readonly Tool[]>;
   /** The parameters tool `name` mirrors into HTTP headers (`x-mcp-header`); none for an unknown tool. */
@@ -40,6 +45,12 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
   // Read from each tool's schema once per catalogue: the catalogue object is the same until a change.
   let mirroredOf: { catalogue: object; byName: Map<string, readonly MirroredParam[]> } | undefined;
 
+  /** The provider, once `name` is known to its catalogue (server/tools §Error Handling: an unknown tool is -32602). */
+  async function providerOf(name: string): Promise<ToolProvider> {
+    if (!provider || !(await catalogue.get()).byName.has(name)) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });
+    return provider;
+  }
+
   return {
     async listTools(cursor, principal) {
       // A provider whose listing depends on the caller (a description naming what it may use).
@@ -60,12 +71,20 @@ export function toolOperations(provider: ToolProvider | undefined, pageSize: num
       }
       return params;
     },
-    async callTool(name, args, ctx) {
-      // server/tools §Error Handling: an unknown tool is a protocol error, -32602.
-      if (!provider || !(await catalogue.get()).byName.has(name)) throw new InvalidParamsError(`Unknown tool: "${name}"`, { name });
+    async callTool(name, args, ctx, prepared) {
+      const known = await providerOf(name);
       // A request cancelled while the catalogue was loading never reaches the tool.
       throwIfCancelled(ctx);
-      return provider.call(name, args, ctx);
+      return known.call(name, args, ctx, prepared);
+    },
+    async prepareTool(name, args, ctx) {
+      const known = await providerOf(name);
+      throwIfCancelled(ctx);
+      return known.prepare?.(name, args, ctx);
+    },
+    async taskSupport(name) {
+      const tool = provider && (await catalogue.get()).byName.get(name);
+      return tool ? (tool.execution?.taskSupport ?? 'forbidden') : undefined;
     },
     stop: () => stop?.(),
   };

@@ -32,7 +32,19 @@ export interface ToolProvider {
    * be those of `list()`.
    */
   listFor?(principal: Principal): Awaitable<readonly Tool[] | undefined>;
-  call(name: string, args: Record<string, unknown>, ctx: RequestContext): Awaitable<CallToolResult>;
+  /**
+   * `prepared`: what `prepare` returned, for a call that runs as a task
+   * (core/tasks.ts); undefined otherwise.
+   */
+  call(name: string, args: Record<string, unknown>, ctx: RequestContext, prepared?: unknown): Awaitable<CallToolResult>;
+  /**
+   * Runs in the request before a call of a task-supporting tool becomes a
+   * task: checks the arguments (a {@link ToolArgumentsError}) and may ask the
+   * client through `ctx.input` as any request does. What it returns goes to `call`.
+   */
+  prepare?(name: string, args: Record<string, unknown>, ctx: RequestContext): Awaitable<unknown>;
+  /** True when some tool may run as a task: the server then declares tasks. */
+  readonly tasks?: boolean;
   /** Present when the set can change; the server then advertises `listChanged`. */
   watch?(listener: () => void): () => void;
 }
@@ -50,7 +62,7 @@ export type ToolOutput<O = Record<string, unknown>> =
   | { content?: ContentBlock[]; structuredContent: O; isError?: boolean; _meta?: Meta };
 
 /** The input of {@link defineTool}. */
-export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema | undefined> {
+export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema | undefined, P = undefined> {
   name: string;
   title?: string;
   description?: string;
@@ -66,6 +78,22 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
   icons?: Icon[];
   _meta?: Meta;
   /**
+   * Whether the tool may run as a task the client polls, cancels and reads
+   * later, even after its connection dropped (2025-11-25 tasks; the
+   * 2026-07-28 Tasks extension): `optional`, a task when the client can take
+   * one; `required`, a task or nothing (a client that cannot take one gets an
+   * error). Default `forbidden`. A task's `ctx` is its own: `signal` aborts on
+   * `tasks/cancel`, not when the request that started it ends.
+   */
+  task?: 'forbidden' | 'optional' | 'required';
+  /**
+   * For a task: runs in the request before the task is created, where
+   * `ctx.input` asks as in any request (2026-07-28: an InputRequiredResult
+   * round). Its result is `call`'s third argument. Without a task (the tool
+   * runs at once), it runs just before `call`.
+   */
+  prepare?(args: SchemaOutput<I>, ctx: RequestContext): Awaitable<P>;
+  /**
    * Runs the tool with arguments that passed `inputSchema`. A throw is a
    * failure of the tool, answered as a result with `isError: true` and the
    * error's message for the model; a {@link ProtocolError} is answered as
@@ -73,21 +101,24 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
    * the schema let through but the tool cannot take) as each revision
    * answers invalid arguments.
    */
-  call(args: SchemaOutput<I>, ctx: RequestContext): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
+  call(args: SchemaOutput<I>, ctx: RequestContext, prepared: P): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
 }
 
 /** A defined tool: its listing entry and how to call it. */
 export interface ToolDefinition {
   readonly tool: Tool;
-  call(args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult>;
+  /** `prepared`: what `prepare` returned (a task); absent, `prepare` runs first. */
+  call(args: Record<string, unknown>, ctx: RequestContext, prepared?: { readonly value: unknown }): Promise<CallToolResult>;
+  /** Checks the arguments and runs the definition's `prepare`. */
+  prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<{ readonly value: unknown }>;
 }
 
 /** The schema of a tool without arguments (2026-07-28 server/tools: the recommended form). */
 const NO_ARGUMENTS = Object.freeze({ type: 'object', additionalProperties: false });
 
 /** Defines a tool; its schemas are checked now, and its arguments on every call. */
-export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends ToolSchema | undefined = undefined>(
-  input: ToolDefinitionInput<I, O>,
+export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends ToolSchema | undefined = undefined, P = undefined>(
+  input: ToolDefinitionInput<I, O, P>,
 ): ToolDefinition {
   const { name } = input;
   if (typeof input.call !== 'function') throw new TypeError(`Tool "${name}" needs a call function`);
@@ -103,17 +134,26 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
   if (outputSchema) tool.outputSchema = outputSchema.json;
   if (input.annotations !== undefined) tool.annotations = input.annotations;
   if (input.icons !== undefined) tool.icons = input.icons;
+  if (input.task !== undefined && input.task !== 'forbidden') tool.execution = { taskSupport: input.task };
   if (input._meta !== undefined) tool._meta = input._meta;
-  const run = input.call as (args: unknown, ctx: RequestContext) => Awaitable<ToolOutput<unknown>>;
+  const run = input.call as (args: unknown, ctx: RequestContext, prepared: unknown) => Awaitable<ToolOutput<unknown>>;
+  const before = input.prepare as ((args: unknown, ctx: RequestContext) => Awaitable<unknown>) | undefined;
+
+  async function prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<{ readonly value: unknown }> {
+    const checked = await inputSchema.validate(args);
+    if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
+    return { value: before ? await before(checked.value, ctx) : undefined };
+  }
 
   return {
     tool,
-    async call(args, ctx) {
+    prepare,
+    async call(args, ctx, prepared) {
       const checked = await inputSchema.validate(args);
       if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
       let output: ToolOutput<unknown>;
       try {
-        output = await run(checked.value, ctx);
+        output = await run(checked.value, ctx, (prepared ?? (before ? await prepare(args, ctx) : undefined))?.value);
       } catch (error) {
         // Not failures of the tool: a protocol error, an output cap, a wait for the client's input,
         // or invalid arguments the tool found itself, answered as those the schema finds (2025-06-18:
@@ -168,17 +208,22 @@ async function checkOutput(schema: CompiledSchema, result: CallToolResult, name:
 
 const entryOf = (definition: ToolDefinition): Tool => definition.tool;
 
-function providerOver(current: () => NamedSet<ToolDefinition, Tool>): ToolProvider {
+/** Whether any of `definitions` may run as a task. */
+const anyTask = (definitions: readonly ToolDefinition[]): boolean => definitions.some((definition) => definition.tool.execution?.taskSupport);
+
+function providerOver(current: () => NamedSet<ToolDefinition, Tool>, tasks: boolean): ToolProvider {
   return {
     list: () => current().list,
-    call: async (name, args, ctx) => findNamed(current(), name, 'tool').call(args, ctx),
+    call: async (name, args, ctx, prepared) => findNamed(current(), name, 'tool').call(args, ctx, prepared as { value: unknown } | undefined),
+    prepare: (name, args, ctx) => findNamed(current(), name, 'tool').prepare(args, ctx),
+    tasks,
   };
 }
 
 /** A fixed set of tools. Throws on a duplicate name. */
 export function staticTools(definitions: readonly ToolDefinition[]): ToolProvider {
   const state = namedSet(definitions, entryOf, 'tool');
-  return providerOver(() => state);
+  return providerOver(() => state, anyTask(definitions));
 }
 
 /** A tool set that can be replaced while serving; clients are told of each change. */
@@ -188,16 +233,25 @@ export interface LiveTools extends ToolProvider {
   set(definitions: readonly ToolDefinition[]): void;
 }
 
-/** Creates a {@link LiveTools} starting with `definitions`. */
-export function liveTools(definitions: readonly ToolDefinition[] = []): LiveTools {
+/**
+ * Creates a {@link LiveTools} starting with `definitions`. `tasks`: whether
+ * tools that run as tasks may come later (declared from the start, as
+ * capabilities are); by default, whether one is among `definitions`.
+ */
+export function liveTools(definitions: readonly ToolDefinition[] = [], options: { tasks?: boolean } = {}): LiveTools {
   const live = liveSet(definitions, entryOf, 'tool');
-  return { ...providerOver(live.current), watch: live.watch, set: live.replace };
+  return { ...providerOver(live.current, options.tasks ?? anyTask(definitions)), watch: live.watch, set: live.replace };
 }
 
 /** Serves several tool providers as one; the catalogue throws on a duplicate tool name. */
 export function combineTools(...providers: ToolProvider[]): ToolProvider {
   const { list, owner, watch } = combineNamed<ToolProvider, Tool>(providers, 'tool', 'combineTools');
-  const combined: ToolProvider = { list, call: (name, args, ctx) => owner(name).call(name, args, ctx) };
+  const combined: ToolProvider = {
+    list,
+    call: (name, args, ctx, prepared) => owner(name).call(name, args, ctx, prepared),
+    prepare: async (name, args, ctx) => owner(name).prepare?.(name, args, ctx),
+    tasks: providers.some((provider) => provider.tasks),
+  };
   if (watch) combined.watch = watch;
   // A part that lists per caller keeps doing so in the whole; the same parts give the same array.
   if (providers.some((provider) => provider.listFor)) {

@@ -9,6 +9,7 @@ import type { Logger, LogLevel, Principal, RequestContext } from '../core/contex
 import type { Engine, EngineEvent } from '../core/engine.js';
 import type { InputRequest } from '../core/input.js';
 import type { ServerInfo } from '../core/model.js';
+import type { Tasks } from '../core/tasks.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import type { JsonRpcError, JsonRpcErrorObject, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/messages.js';
@@ -132,6 +133,8 @@ export interface MethodContext extends RequestContext {
   readonly facts: RequestFacts;
   /** Where `ctx.input` asks; a revision that carries input sets it before running the handler. */
   inputs: InputBroker | undefined;
+  /** The server's tasks (core/tasks.ts): a tools/call may start one, the tasks methods read them. */
+  readonly tasks: Tasks;
   /** Aborted when the server shuts down: long-lived requests end gracefully on it. */
   closing: AbortSignal;
   /** Writes a notification on the connection the request came from. */

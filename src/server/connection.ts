@@ -13,6 +13,7 @@
  */
 import type { Logger } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
+import type { Tasks } from '../core/tasks.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, resultResponse } from '../jsonrpc/messages.js';
@@ -106,6 +107,7 @@ export function createConnection(
   logger: Logger,
   questions: QuestionLimits,
   observers: Observers,
+  tasks: Tasks,
   restore?: unknown,
 ): Connection {
   // A data property kept in step with the session rather than a getter: an object
@@ -128,6 +130,7 @@ export function createConnection(
     peer,
     closed: false,
     shutdown: new LazySignal(),
+    tasks,
     session: undefined,
     principal: undefined,
     stopEvents: undefined,

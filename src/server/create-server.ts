@@ -9,6 +9,7 @@ import type { Prompt, ServerInfo } from '../core/model.js';
 import type { PromptProvider } from '../core/prompts.js';
 import type { ResourceProvider } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
+import { memoryTaskStore } from '../core/tasks.js';
 import type { ToolProvider } from '../core/tools.js';
 import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
@@ -16,6 +17,7 @@ import { type Connection, createConnection } from './connection.js';
 import { addObserver, type Observers, type RequestObserver } from './observer.js';
 import type { Peer } from './peer.js';
 import type { SessionSnapshot } from './snapshot.js';
+import { createTaskRunner, type TaskOptions, type TaskRunner } from './tasks.js';
 
 /** Resource limits; every transport applies them to what it receives. */
 export interface ServerLimits {
@@ -115,6 +117,8 @@ export interface ServerOptions extends ServerInfo {
   extensions?: Record<string, Record<string, unknown>>;
   /** Resource limits; each defaults to {@link DEFAULT_LIMITS}. */
   limits?: Partial<ServerLimits>;
+  /** How tool calls that run as tasks are kept (`defineTool({ task })`): their store, lifetime and bounds. */
+  tasks?: TaskOptions;
   logger?: Logger;
 }
 
@@ -151,7 +155,12 @@ export interface Server {
   observe(observer: RequestObserver): () => void;
   /** Whether any observer watches: a transport reads what only it knows (an HTTP `traceparent`) only then. */
   readonly observed: boolean;
-  /** Stops watching providers. Connections are closed by their transports. */
+  /**
+   * The tasks this server runs (core/tasks.ts). A transport that brings
+   * shared state gives them a shared store (`useStore`).
+   */
+  readonly tasks: TaskRunner;
+  /** Stops watching providers, and fails the tasks this process still runs. Connections are closed by their transports. */
   close(): void;
 }
 
@@ -210,18 +219,23 @@ export function createServer(options: ServerOptions): Server {
   const questions = { timeoutMs: limits.inputTimeoutMs, maxPending: limits.maxPendingInputs };
   const observers: Observers = { current: undefined };
   const observerList: RequestObserver[] = [];
+  const tasks = createTaskRunner(options.tasks ?? {}, logger, memoryTaskStore);
 
   return {
     info,
     limits,
     engine,
-    connect: (peer, connectOptions) => createConnection(engine, description, peer, logger, questions, observers, connectOptions?.restore),
+    tasks,
+    connect: (peer, connectOptions) => createConnection(engine, description, peer, logger, questions, observers, tasks, connectOptions?.restore),
     prompts: () => engine.prompts(),
     observe: (observer) => addObserver(observers, observerList, observer),
     get observed() {
       return observers.current !== undefined;
     },
-    close: () => engine.close(),
+    close() {
+      engine.close();
+      void tasks.close();
+    },
   };
 }
 

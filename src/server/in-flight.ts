@@ -6,6 +6,7 @@
 import { LOG_LEVELS, type Logger, type LogLevel, type OutputLimits, type Principal } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import { type InputRequest, type InputResponse, InputUnavailableError } from '../core/input.js';
+import type { Tasks } from '../core/tasks.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
 import type { JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
 import type { InputBroker, LegacySession, MethodContext, RequestFacts, Revision, ServerDescription } from '../protocol/index.js';
@@ -56,6 +57,7 @@ export interface Shared {
   closed: boolean;
   /** Aborted on shutdown: long-lived requests (listen) end gracefully, others finish. */
   readonly shutdown: LazySignal;
+  readonly tasks: Tasks;
 }
 
 /**
@@ -71,6 +73,7 @@ export class InFlight implements MethodContext {
   readonly limits: OutputLimits;
   readonly client: { readonly capabilities: Readonly<Record<string, unknown>> };
   readonly principal: Principal | undefined;
+  readonly tasks: Tasks;
   readonly id: RequestId;
   readonly session: LegacySession | undefined;
   declare readonly signal: AbortSignal;
@@ -127,6 +130,7 @@ export class InFlight implements MethodContext {
     this.server = shared.server;
     this.logger = shared.logger;
     this.limits = shared.engine.limits;
+    this.tasks = shared.tasks;
     this.id = id;
     this.session = session;
     this.#shared = shared;

@@ -6,3 +6,4 @@ export { createServer, DEFAULT_LIMITS } from './create-server.js';
 export type { ObservedRequest, RequestEnd, RequestObserver, SessionEnd } from './observer.js';
 export type { Peer } from './peer.js';
 export type { SessionSnapshot } from './snapshot.js';
+export type { TaskOptions, TaskRunner } from './tasks.js';

@@ -41,6 +41,7 @@ describe('public API', () => {
       'livePrompts',
       'liveResources',
       'liveTools',
+      'memoryTaskStore',
       'parseUriTemplate',
       'rankCompletions',
       'silentLogger',

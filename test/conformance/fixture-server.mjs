@@ -32,6 +32,7 @@ import {
 } from '../../dist/index.js';
 import { inputPrompts, inputTools } from './_input-required.mjs';
 import { sessionInputTools } from './_session-input.mjs';
+import { taskTools } from './_tasks.mjs';
 
 const { values } = parseArgs({ options: { http: { type: 'string', default: '127.0.0.1:0' }, stateless: { type: 'boolean', default: false } } });
 const match = /^(.*):(\d+)$/.exec(values.http);
@@ -297,12 +298,13 @@ const currentTools = () => [
   ...headerTools,
   ...inputTools,
   ...sessionInputTools,
+  ...taskTools,
   ...triggerTools,
   ...(toolAdded ? [addedTool] : []),
 ];
 
 const prompts = livePrompts(basePrompts);
-const tools = liveTools(currentTools());
+const tools = liveTools(currentTools(), { tasks: true });
 const resources = liveResources({ resources: staticResources, templates: [template] });
 const logger = {
   debug() {},

@@ -33,10 +33,12 @@ export interface Shape {
    * the model can correct itself).
    */
   toolArgumentErrors: 'protocol' | 'result';
+  /** `execution.taskSupport` on tools (2025-11-25 only: the 2026-07-28 Tasks extension decides per call, SEP-2663). */
+  toolExecution: boolean;
 }
 
 /** The 2025-06-18 shape. */
-export const SHAPE_2025_06_18: Shape = { icons: false, implementationDetails: false, toolArgumentErrors: 'protocol' };
+export const SHAPE_2025_06_18: Shape = { icons: false, implementationDetails: false, toolArgumentErrors: 'protocol', toolExecution: false };
 
 type Wire = Record<string, unknown>;
 
@@ -128,6 +130,8 @@ export function encodeTool(tool: Tool, shape: Shape): Wire {
   copy(tool, wire, ['outputSchema']);
   if (tool.annotations) wire.annotations = copy(tool.annotations, {}, ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
   withIcons(wire, tool.icons, shape);
+  const support = tool.execution?.taskSupport;
+  if (shape.toolExecution && support !== undefined) wire.execution = { taskSupport: support };
   return copy(tool, wire, ['_meta']);
 }
 

@@ -31,6 +31,7 @@ export {
   encodePromptResult,
   encodeResource,
   encodeTemplate,
+  encodeToolResult,
   type Shape,
 } from './encode.js';
 export { encodeError, encodeErrorWith } from './errors.js';

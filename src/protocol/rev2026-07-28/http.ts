@@ -109,6 +109,10 @@ const NAME_SOURCE: Readonly<Record<string, string>> = {
   'prompts/get': 'name',
   'tools/call': 'name',
   'resources/read': 'uri',
+  // The Tasks extension (SEP-2663 §Streamable HTTP: Routing Headers): the task id, so a balancer can route by it.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /**

@@ -20,6 +20,7 @@ import {
   LEGACY_LANES,
   requestEvent,
   SHAPE_2025_11_25,
+  type Shape,
   sharedHandlers,
 } from '../rev2025-11-25/index.js';
 import type { Lane, MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
@@ -28,6 +29,7 @@ import { INPUT_METHODS, withInput } from './input-required.js';
 import { listen } from './listen.js';
 import { META_KEYS } from './meta.js';
 import { createStateCodec, type StateCodec } from './request-state.js';
+import { TASKS_EXTENSION, taskCall, taskMethods } from './tasks.js';
 
 export const VERSION = '2026-07-28';
 
@@ -118,6 +120,8 @@ const discover: MethodHandler = async (_params, { engine, server }) => {
   const extensions = { ...server.extensions };
   // SEP-2640: settings inline, `directoryRead` only when resources/directory/read is served.
   if (engine.features.skills) extensions[SKILLS_EXTENSION] = engine.features.skills.directoryRead ? { directoryRead: true } : {};
+  // SEP-2663 §Capability Negotiation: no settings; an empty object says the server supports it.
+  if (engine.features.tasks) extensions[TASKS_EXTENSION] = {};
   const result: Record<string, unknown> = {
     supportedVersions: server.supportedVersions,
     capabilities: encodeCapabilities(engine.features, extensions),
@@ -148,13 +152,19 @@ function withParamHeaders(handler: MethodHandler): MethodHandler {
   };
 }
 
+/** 2025-11-25's shape without `execution` on tools: the Tasks extension decides per call (SEP-2663). */
+const SHAPE: Shape = { ...SHAPE_2025_11_25, toolExecution: false };
+
 const handlers = new Map<string, MethodHandler>();
-for (const [method, shared] of sharedHandlers(SHAPE_2025_11_25)) {
-  const handler = INPUT_METHODS.has(method) ? withInput(method, shared, codecOf) : shared;
+for (const [method, shared] of sharedHandlers(SHAPE)) {
+  // A tools/call may become a task once its input-required rounds are done (SEP-2663 §Task Creation).
+  const own = method === 'tools/call' ? taskCall(shared, () => revision) : shared;
+  const handler = INPUT_METHODS.has(method) ? withInput(method, own, codecOf) : own;
   handlers.set(method, modern(method, method === 'tools/call' ? withParamHeaders(handler) : handler));
 }
 handlers.set('server/discover', modern('server/discover', discover));
 handlers.set('subscriptions/listen', modern('subscriptions/listen', listen));
+for (const [method, handler] of taskMethods(SHAPE)) handlers.set(method, modern(method, handler));
 
 /**
  * A listen request (basic/patterns/subscriptions) stays open as long as the
@@ -175,7 +185,7 @@ const legacyEncode = encodeErrorWith(ErrorCode.InvalidParams);
 function encodeError(error: unknown, logger: Parameters<Revision['encodeError']>[1]): JsonRpcErrorObject {
   // basic/index §Error Codes: -32021 names the capabilities the request needs (and is 400 over HTTP).
   if (isMissingClientCapabilityError(error)) {
-    const requiredCapabilities = Object.fromEntries(error.required.map((capability) => [capability, {}]));
+    const requiredCapabilities = error.capabilities ?? Object.fromEntries(error.required.map((capability) => [capability, {}]));
     return { code: ErrorCode.MissingRequiredClientCapability, message: error.message, data: { requiredCapabilities } };
   }
   const wire = legacyEncode(error, logger);

@@ -1,0 +1,124 @@
+/**
+ * A running task's context and its questions for the client. A task is no
+ * request: what it asks goes into its record (`input_required` with
+ * `inputRequests`), the client answers with `tasks/update` on any replica,
+ * and the waiting handler takes the answer from the record (2026-07-28 Tasks
+ * extension, SEP-2663 §Task Update Requests).
+ */
+import type { Logger, RequestContext } from '../core/context.js';
+import { CAPABILITY_OF, type InputRequest, InputUnavailableError, isAnswerTo, MissingClientCapabilityError } from '../core/input.js';
+import type { TaskRecord, TaskStart } from '../core/tasks.js';
+import { InvalidParamsError } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../jsonrpc/messages.js';
+
+/** A question the handler waits on: the key it went out under, and how to wake it. */
+interface Waiter {
+  readonly request: InputRequest;
+  resolve(answer: Record<string, unknown>): void;
+  reject(error: unknown): void;
+}
+
+/** A task this process runs. */
+export interface Running {
+  readonly id: string;
+  readonly controller: AbortController;
+  /** Open questions by the key they went out under. */
+  readonly waiters: Map<string, Waiter>;
+}
+
+type Update = (id: string, change: (record: TaskRecord) => TaskRecord | undefined) => Promise<TaskRecord | undefined>;
+
+const NOTHING = (): void => {};
+
+/**
+ * The context a task's work gets: its own signal (tasks/cancel, not the
+ * request's end), no progress or log messages (SEP-2663: not supported on
+ * tasks; the request that carried a progress token has been answered), and
+ * `input` where the revision carries it.
+ */
+export function taskContext(
+  task: Running,
+  spec: TaskStart,
+  logger: Logger,
+  ask: (key: string, request: InputRequest) => Promise<Record<string, unknown>>,
+): RequestContext {
+  const { signal } = task.controller;
+  return {
+    signal,
+    get cancelled() {
+      return signal.aborted;
+    },
+    logger,
+    log: NOTHING,
+    progress: NOTHING,
+    client: { capabilities: spec.capabilities },
+    principal: spec.principal,
+    input: ((key: string, request: InputRequest) => {
+      if (!spec.carriesInput) return Promise.reject(new InputUnavailableError('Input from the client is not available inside a task on this revision'));
+      const capability = CAPABILITY_OF[request.method];
+      if (!isPlainObject(spec.capabilities[capability])) return Promise.reject(new MissingClientCapabilityError([capability]));
+      return ask(key, request);
+    }) as NonNullable<RequestContext['input']>,
+  };
+}
+
+/**
+ * Asks `request` in the task's record and waits for the answer. The key it
+ * goes out under is new to the task: SEP-2663 forbids reusing one, so a key
+ * the handler asks again gets a suffix.
+ */
+export async function askInTask(task: Running, key: string, request: InputRequest, update: Update): Promise<Record<string, unknown>> {
+  task.controller.signal.throwIfAborted();
+  let wireKey = key;
+  await update(task.id, (record) => {
+    const asked = record.askedKeys ?? [];
+    for (let n = 2; asked.includes(wireKey); n++) wireKey = `${key}.${n}`;
+    return {
+      ...record,
+      status: 'input_required',
+      inputRequests: { ...record.inputRequests, [wireKey]: request },
+      askedKeys: [...asked, wireKey],
+      updatedAt: Date.now(),
+    };
+  });
+  return new Promise((resolve, reject) => {
+    const signal = task.controller.signal;
+    const stop = (): void => {
+      task.waiters.delete(wireKey);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    task.waiters.set(wireKey, {
+      request,
+      resolve(answer) {
+        signal.removeEventListener('abort', stop);
+        resolve(answer);
+      },
+      reject(error) {
+        signal.removeEventListener('abort', stop);
+        reject(error);
+      },
+    });
+  });
+}
+
+/** Hands the answers in `record` to the questions waiting here, and takes them out of the record. */
+export async function answerOpen(task: Running, record: TaskRecord, update: Update): Promise<void> {
+  const given = record.inputResponses ?? {};
+  const taken = Object.keys(given).filter((key) => task.waiters.has(key));
+  if (taken.length === 0) return;
+  await update(task.id, (current) => {
+    const left = { ...current.inputResponses };
+    for (const key of taken) delete left[key];
+    const { inputResponses: _given, ...rest } = current;
+    return Object.keys(left).length > 0 ? { ...rest, inputResponses: left } : rest;
+  });
+  for (const key of taken) {
+    const waiter = task.waiters.get(key);
+    if (!waiter) continue;
+    task.waiters.delete(key);
+    const answer = given[key];
+    if (isAnswerTo(waiter.request, answer)) waiter.resolve(answer);
+    else waiter.reject(new InvalidParamsError(`"inputResponses.${key}" is not an answer to ${waiter.request.method}`, { field: `inputResponses.${key}` }));
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The server's task runner (core/tasks.ts `Tasks`): creates task records,
+ * runs their work apart from the request that asked (a task outlives its
+ * request, its connection and, for the client, its transport), and keeps the
+ * record in step: results, cancellation, questions for the client.
+ *
+ * Records live in a store that replicas may share. The replica that creates a
+ * task runs it and holds a lease on it, renewed while it runs; a task whose
+ * lease ran out lost its runner (a replica killed), and whoever reads it next
+ * marks it failed rather than leaving it working forever. A change made on
+ * another replica (a cancellation, an answer) is signalled to all; the runner
+ * also looks at its tasks on every lease renewal, so a lost signal only delays.
+ */
+import type { Logger } from '../core/context.js';
+import { isTerminal, type TaskRecord, type TaskStart, type TaskStore, type Tasks } from '../core/tasks.js';
+import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
+import { answerOpen, askInTask, type Running, taskContext } from './task-input.js';
+
+/** How tasks are kept (`createServer({ tasks })`). */
+export interface TaskOptions {
+  /** Where records live. Default: this process's memory; `serveHttp` with `redis` shares them. */
+  store?: TaskStore;
+  /** How long a task's record is kept from its creation, in ms. Default 3600000 (an hour). */
+  ttlMs?: number;
+  /** The polling interval suggested to clients, in ms. Default 1000. */
+  pollIntervalMs?: number;
+  /** Most tasks one caller keeps; past it the oldest finished one is dropped, or a new one refused. Default 100. */
+  maxTasksPerOwner?: number;
+  /** How long a runner's lease on a task lasts without renewal, in ms. Default 15000. */
+  leaseMs?: number;
+}
+
+/** The runner, with what the server and its transports call besides {@link Tasks}. */
+export interface TaskRunner extends Tasks {
+  /** Replaces the store (a transport that brings shared state): tasks running now keep theirs. */
+  useStore(store: TaskStore): void;
+  /** Marks every task this process runs as failed and stops them (the server shuts down). */
+  close(): Promise<void>;
+}
+
+/** The error a task gets when its runner is gone. */
+const RUNNER_GONE = { code: ErrorCode.InternalError, message: 'The server running the task stopped before it finished' } as const;
+
+/** What a task still running here becomes when the server shuts down: no replica can carry its work on. */
+const SHUT_DOWN = { status: 'failed', error: RUNNER_GONE, message: 'The server shut down before the task finished' } as const;
+
+/** A writer's change to a record: the next record, or undefined to leave it. */
+type Change = (record: TaskRecord) => TaskRecord | undefined;
+
+export function createTaskRunner(options: TaskOptions, logger: Logger, fallback: () => TaskStore): TaskRunner {
+  return new Runner(options, logger, fallback);
+}
+
+class Runner implements TaskRunner {
+  #store: TaskStore;
+  readonly #logger: Logger;
+  readonly #ttlMs: number;
+  readonly #pollIntervalMs: number;
+  readonly #maxTasks: number;
+  readonly #leaseMs: number;
+  readonly #running = new Map<string, Running>();
+  #stopSignals: () => void;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closing = false;
+
+  constructor(options: TaskOptions, logger: Logger, fallback: () => TaskStore) {
+    this.#store = options.store ?? fallback();
+    this.#logger = logger;
+    this.#ttlMs = positive(options.ttlMs ?? 3_600_000, 'tasks.ttlMs');
+    this.#pollIntervalMs = positive(options.pollIntervalMs ?? 1000, 'tasks.pollIntervalMs');
+    this.#maxTasks = positive(options.maxTasksPerOwner ?? 100, 'tasks.maxTasksPerOwner');
+    this.#leaseMs = positive(options.leaseMs ?? 15_000, 'tasks.leaseMs');
+    this.#stopSignals = this.#store.onSignal((id) => void this.#look(id));
+  }
+
+  /** Applies `change` with compare-and-set, reading again when another write came first. */
+  readonly #update = async (id: string, change: Change): Promise<TaskRecord | undefined> => {
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const current = await this.#store.get(id);
+      if (!current) return undefined;
+      const next = change(current);
+      if (!next) return current;
+      if (await this.#store.put(next, current)) return next;
+    }
+    throw new Error(`Task ${id} changed too often to be written`);
+  };
+
+  /** Ends a task that is not terminal yet (a cancellation stays: 2025-11-25 §Task Cancellation). */
+  #settle(id: string, outcome: Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>): Promise<TaskRecord | undefined> {
+    return this.#update(id, (record) => {
+      if (isTerminal(record.status)) return undefined;
+      const { inputRequests: _open, inputResponses: _given, ...rest } = record;
+      return { ...rest, ...outcome, updatedAt: Date.now() };
+    });
+  }
+
+  /** A change on some replica: the runner of `id`, if here, acts on it (a cancellation, answers). */
+  async #look(id: string): Promise<void> {
+    const task = this.#running.get(id);
+    if (!task) return;
+    const record = await this.#store.get(id).catch(() => undefined);
+    if (!record || record.status === 'cancelled') task.controller.abort(new Error('The task was cancelled'));
+    else if (record.inputResponses) await answerOpen(task, record, this.#update);
+  }
+
+  /** Renews the leases of this process's tasks, and looks at each for a change whose signal was lost. */
+  async #renew(): Promise<void> {
+    const until = Date.now() + this.#leaseMs;
+    for (const id of this.#running.keys()) {
+      await this.#update(id, (record) => (isTerminal(record.status) ? undefined : { ...record, leaseUntil: until })).catch((error) =>
+        this.#logger.warn(`Could not renew the lease of task ${id}`, error),
+      );
+      await this.#look(id).catch(() => undefined);
+    }
+  }
+
+  #track(task: Running): void {
+    this.#running.set(task.id, task);
+    this.#timer ??= setInterval(() => void this.#renew(), Math.max(1, Math.floor(this.#leaseMs / 3)));
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  #untrack(id: string): void {
+    this.#running.delete(id);
+    if (this.#running.size === 0 && this.#timer) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  async #run(spec: TaskStart, task: Running): Promise<void> {
+    try {
+      const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
+      await this.#settle(task.id, { status: spec.failed?.(result) ? 'failed' : 'completed', result });
+    } catch (error) {
+      if (this.#closing) await this.#settle(task.id, SHUT_DOWN);
+      else if (task.controller.signal.aborted) await this.#settle(task.id, { status: 'cancelled' });
+      else await this.#settle(task.id, { status: 'failed', error: spec.encodeError(error) });
+    } finally {
+      this.#untrack(task.id);
+    }
+  }
+
+  /** Room for one more of `owner`'s tasks: the oldest finished one goes, or the new one is refused. */
+  async #makeRoom(owner: string | undefined): Promise<void> {
+    const ids = await this.#store.owned(owner);
+    if (ids.length < this.#maxTasks) return;
+    for (const id of ids) {
+      const record = await this.#read(id);
+      if (!record || isTerminal(record.status)) {
+        await this.#store.delete(id);
+        return;
+      }
+    }
+    throw new ProtocolError(ErrorCode.InternalError, `At most ${this.#maxTasks} tasks may be kept at once; wait for one to finish`);
+  }
+
+  /** A record, marked failed when its runner's lease ran out while it was not terminal. */
+  async #read(id: string): Promise<TaskRecord | undefined> {
+    const record = await this.#store.get(id);
+    if (!record || isTerminal(record.status) || record.leaseUntil >= Date.now() || this.#running.has(id)) return record;
+    this.#logger.warn(`Task ${id} lost its runner (${record.runner}); marked failed`);
+    return this.#settle(id, { status: 'failed', error: RUNNER_GONE, message: RUNNER_GONE.message });
+  }
+
+  async get(id: string, owner: string | undefined): Promise<TaskRecord | undefined> {
+    const record = await this.#read(id);
+    // Another caller's task is as unknown as a missing one (2025-11-25 §Security: bound to the authorization context).
+    return record && record.owner === owner ? record : undefined;
+  }
+
+  async start(spec: TaskStart): Promise<TaskRecord> {
+    await this.#makeRoom(spec.owner);
+    const now = Date.now();
+    const record: TaskRecord = {
+      id: crypto.randomUUID(),
+      ...(spec.owner === undefined ? {} : { owner: spec.owner }),
+      status: 'working',
+      createdAt: now,
+      updatedAt: now,
+      ttlMs: this.#ttlMs,
+      pollIntervalMs: this.#pollIntervalMs,
+      runner: this.#store.replica,
+      leaseUntil: now + this.#leaseMs,
+    };
+    // Written before the answer: a tasks/get right after it finds the task on any replica (SEP-2663 §Task Creation).
+    if (!(await this.#store.put(record, undefined))) throw new Error('A task id was taken twice');
+    await this.#store.own(spec.owner, record.id, this.#maxTasks);
+    const task: Running = { id: record.id, controller: new AbortController(), waiters: new Map() };
+    this.#track(task);
+    void this.#run(spec, task);
+    return record;
+  }
+
+  async list(owner: string | undefined): Promise<TaskRecord[]> {
+    const records = await Promise.all((await this.#store.owned(owner)).map((id) => this.get(id, owner)));
+    return records.filter((record): record is TaskRecord => record !== undefined);
+  }
+
+  async cancel(id: string, owner: string | undefined): Promise<TaskRecord | undefined> {
+    if (!(await this.get(id, owner))) return undefined;
+    const after = await this.#settle(id, { status: 'cancelled', message: 'Cancelled by the client' });
+    await this.#store.signal(id);
+    return after;
+  }
+
+  async respond(id: string, owner: string | undefined, responses: Readonly<Record<string, Record<string, unknown>>>): Promise<TaskRecord | undefined> {
+    if (!(await this.get(id, owner))) return undefined;
+    const after = await this.#update(id, (record) => deliver(record, responses));
+    await this.#store.signal(id);
+    return after;
+  }
+
+  async settled(id: string, owner: string | undefined, signal: AbortSignal): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const record = await this.get(id, owner);
+      if (!record || isTerminal(record.status)) return record;
+      await pause(record.pollIntervalMs, signal);
+    }
+  }
+
+  useStore(next: TaskStore): void {
+    this.#stopSignals();
+    this.#store = next;
+    this.#stopSignals = next.onSignal((id) => void this.#look(id));
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    this.#stopSignals();
+    const ids = [...this.#running.keys()];
+    for (const task of this.#running.values()) task.controller.abort(new Error('The server shut down'));
+    await Promise.all(ids.map((id) => this.#settle(id, SHUT_DOWN).catch(() => undefined)));
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** A record with `responses` to its open questions moved to its answers; working again once none is open. */
+function deliver(record: TaskRecord, responses: Readonly<Record<string, Record<string, unknown>>>): TaskRecord | undefined {
+  const open = { ...record.inputRequests };
+  const given = { ...record.inputResponses };
+  let changed = false;
+  for (const [key, answer] of Object.entries(responses)) {
+    // SEP-2663 §Task Update Requests: keys not open now are ignored.
+    if (!Object.hasOwn(open, key)) continue;
+    delete open[key];
+    given[key] = answer;
+    changed = true;
+  }
+  if (!changed) return undefined;
+  const { inputRequests: _open, ...rest } = record;
+  const still = Object.keys(open).length > 0;
+  return { ...rest, ...(still ? { inputRequests: open } : {}), inputResponses: given, status: still ? 'input_required' : 'working', updatedAt: Date.now() };
+}
+
+/** Waits `ms`, or until `signal` aborts (then rejects with its reason). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+    };
+    const stop = (): void => {
+      done();
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
+  return value;
+}
