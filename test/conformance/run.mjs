@@ -1,7 +1,8 @@
 // Runs the official MCP conformance suite against skillport over Streamable
 // HTTP, restricted to the scenarios in scope (IN_SCOPE: what the library
 // serves today: prompts, resources, completion, tools, logging, progress,
-// input-required requests on 2026-07-28).
+// input-required requests on 2026-07-28; the Tasks extension's scenarios,
+// EXTENSION_SCENARIOS).
 //
 //   npm run build && npm run conformance [-- --scenario NAME] [-- --keep]
 //
@@ -50,8 +51,8 @@ const SUITES = [
 /**
  * The scenarios in scope: every one whose behaviour the library serves. The
  * server scenarios left out, and why:
- * - tasks-* (extension): no tasks.
  * - sep-2640-skills-* (extension): run against `skillport serve --http` by test/e2e/conformance-skills.test.ts.
+ * The Tasks extension's scenarios are EXTENSION_SCENARIOS below.
  * Every scenario listed here runs at each revision its suite release has it for (`list --server
  * --spec-version`): logging-set-level and tools-call-with-logging at the 2025 revisions only,
  * input-required-result-*, server-stateless, caching and the like at 2026-07-28 only.
@@ -64,6 +65,25 @@ const SUITES = [
  * elicit either). The session runs score them.
  */
 export const NEEDS_SESSIONS = new Set(['tools-call-sampling', 'tools-call-elicitation', 'elicitation-sep1034-defaults', 'elicitation-sep1330-enums']);
+
+/**
+ * The Tasks extension's scenarios (SEP-2663, 0.2.0-alpha.12): extension
+ * scenarios are on no spec timeline, so `--suite all` leaves them out and
+ * each runs on its own with `--force`, at 2026-07-28, against the sessions
+ * fixture (test/conformance/_tasks.mjs has their tools).
+ */
+export const EXTENSION_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
 
 export const IN_SCOPE = [
   'server-initialize',
@@ -223,10 +243,16 @@ function collectChecks(dir) {
  * one process (a process per scenario costs seconds of start-up each); only
  * the in-scope scenarios' results are scored. With --scenario, only those run.
  */
-async function runRevision(suite, revision, scenarios, url, outDir) {
+async function runRevision(suite, revision, scenarios, url, outDir, extensions = []) {
   const started = Date.now();
   const outputs = [];
-  if (values.scenario) {
+  for (const scenario of extensions) {
+    const { output } = await run(NODE22, [suite.cli, 'server', '--url', url, '--scenario', scenario, '--spec-version', revision, '--force', '-o', outDir]);
+    outputs.push(output);
+  }
+  if (scenarios.length === 0) {
+    // Only extension scenarios were asked for.
+  } else if (values.scenario) {
     for (const scenario of scenarios) {
       const { output } = await run(NODE22, [suite.cli, 'server', '--url', url, '--scenario', scenario, '--spec-version', revision, '-o', outDir]);
       outputs.push(output);
@@ -239,7 +265,7 @@ async function runRevision(suite, revision, scenarios, url, outDir) {
   }
   if (values.timings) console.log(`  ${suite.name} @ ${revision}: ${Date.now() - started} ms`);
   const found = collectChecks(outDir);
-  return scenarios.map((scenario) => ({
+  return [...scenarios, ...extensions].map((scenario) => ({
     scenario,
     checks: found.get(scenario) ?? [
       { id: `${scenario}-did-not-run`, status: 'FAILURE', errorMessage: `no results were written:\n${outputs.join('\n').slice(-2000)}` },
@@ -271,8 +297,10 @@ try {
       const scenarios = IN_SCOPE.filter(
         (s) => available.has(s) && !(mode === 'stateless' && NEEDS_SESSIONS.has(s)) && (!values.scenario || values.scenario.includes(s)),
       );
+      const extensions =
+        suite === NEXT && revision === '2026-07-28' && !mode ? EXTENSION_SCENARIOS.filter((s) => !values.scenario || values.scenario.includes(s)) : [];
       const outDir = mkdtempSync(join(outRoot, `${revision}-`));
-      const results = await runRevision(suite, revision, scenarios, target.url, outDir);
+      const results = await runRevision(suite, revision, scenarios, target.url, outDir, extensions);
       const baseline = loadBaseline(suite, mode ? `${mode}-${revision}` : revision);
       const counts = { passed: 0, failed: 0, baselined: 0, warnings: 0, skipped: 0 };
       const problems = [];
@@ -296,7 +324,7 @@ try {
       }
       const stale = problems.filter((p) => p.startsWith('STALE')).length;
       if (counts.failed > 0 || stale > 0) failed = true;
-      const line = `${suite.name} @ ${revision}${mode ? ` (${mode} legacy mode)` : ''}: ${scenarios.length} scenarios, ${counts.passed} checks passed, ${counts.failed} failed, ${counts.baselined} baselined failures, ${counts.warnings} warnings, ${counts.skipped} skipped`;
+      const line = `${suite.name} @ ${revision}${mode ? ` (${mode} legacy mode)` : ''}: ${scenarios.length + extensions.length} scenarios, ${counts.passed} checks passed, ${counts.failed} failed, ${counts.baselined} baselined failures, ${counts.warnings} warnings, ${counts.skipped} skipped`;
       summary.push(line);
       console.log(`\n${line}`);
       for (const problem of problems) console.log(`  ${problem.replace(/\s+/g, ' ').slice(0, 400)}`);
