@@ -186,4 +186,6 @@ export interface Tasks {
   respond(id: string, owner: string | undefined, responses: Readonly<Record<string, Record<string, unknown>>>): Promise<TaskRecord | undefined>;
   /** Waits until the task is terminal (2025-11-25 `tasks/result`), or `signal` aborts. */
   settled(id: string, owner: string | undefined, signal: AbortSignal): Promise<TaskRecord | undefined>;
+  /** Calls `listener` with each new state of `owner`'s tasks `ids`, changed on any replica; returns the function that stops it. */
+  watch(ids: readonly string[], owner: string | undefined, listener: (record: TaskRecord) => void): () => void;
 }

@@ -80,7 +80,11 @@ class Runner implements TaskRunner {
       if (!current) return undefined;
       const next = change(current);
       if (!next) return current;
-      if (await this.#store.put(next, current)) return next;
+      if (await this.#store.put(next, current)) {
+        // Every replica hears of a change of state (not of a lease renewal): the runner acts on it, listeners are told.
+        if (next.updatedAt !== current.updatedAt) await this.#store.signal(id).catch((error) => this.#logger.warn(`Could not signal task ${id}`, error));
+        return next;
+      }
     }
     throw new Error(`Task ${id} changed too often to be written`);
   };
@@ -199,16 +203,12 @@ class Runner implements TaskRunner {
 
   async cancel(id: string, owner: string | undefined): Promise<TaskRecord | undefined> {
     if (!(await this.get(id, owner))) return undefined;
-    const after = await this.#settle(id, { status: 'cancelled', message: 'Cancelled by the client' });
-    await this.#store.signal(id);
-    return after;
+    return this.#settle(id, { status: 'cancelled', message: 'Cancelled by the client' });
   }
 
   async respond(id: string, owner: string | undefined, responses: Readonly<Record<string, Record<string, unknown>>>): Promise<TaskRecord | undefined> {
     if (!(await this.get(id, owner))) return undefined;
-    const after = await this.#update(id, (record) => deliver(record, responses));
-    await this.#store.signal(id);
-    return after;
+    return this.#update(id, (record) => deliver(record, responses));
   }
 
   async settled(id: string, owner: string | undefined, signal: AbortSignal): Promise<TaskRecord | undefined> {
@@ -217,6 +217,19 @@ class Runner implements TaskRunner {
       if (!record || isTerminal(record.status)) return record;
       await pause(record.pollIntervalMs, signal);
     }
+  }
+
+  watch(ids: readonly string[], owner: string | undefined, listener: (record: TaskRecord) => void): () => void {
+    const told = new Map<string, number>();
+    const wanted = new Set(ids);
+    const tell = async (id: string): Promise<void> => {
+      if (!wanted.has(id)) return;
+      const record = await this.get(id, owner).catch(() => undefined);
+      if (!record || told.get(id) === record.updatedAt) return;
+      told.set(id, record.updatedAt);
+      listener(record);
+    };
+    return this.#store.onSignal((id) => void tell(id));
   }
 
   useStore(next: TaskStore): void {

@@ -20,7 +20,6 @@ import {
   LEGACY_LANES,
   requestEvent,
   SHAPE_2025_11_25,
-  type Shape,
   sharedHandlers,
 } from '../rev2025-11-25/index.js';
 import type { Lane, MethodHandler, Revision, ServerDescription, Wire } from '../revision.js';
@@ -29,6 +28,7 @@ import { INPUT_METHODS, withInput } from './input-required.js';
 import { listen } from './listen.js';
 import { META_KEYS } from './meta.js';
 import { createStateCodec, type StateCodec } from './request-state.js';
+import { SHAPE } from './shape.js';
 import { TASKS_EXTENSION, taskCall, taskMethods } from './tasks.js';
 
 export const VERSION = '2026-07-28';
@@ -152,9 +152,6 @@ function withParamHeaders(handler: MethodHandler): MethodHandler {
   };
 }
 
-/** 2025-11-25's shape without `execution` on tools: the Tasks extension decides per call (SEP-2663). */
-const SHAPE: Shape = { ...SHAPE_2025_11_25, toolExecution: false };
-
 const handlers = new Map<string, MethodHandler>();
 for (const [method, shared] of sharedHandlers(SHAPE)) {
   // A tools/call may become a task once its input-required rounds are done (SEP-2663 §Task Creation).
@@ -164,7 +161,7 @@ for (const [method, shared] of sharedHandlers(SHAPE)) {
 }
 handlers.set('server/discover', modern('server/discover', discover));
 handlers.set('subscriptions/listen', modern('subscriptions/listen', listen));
-for (const [method, handler] of taskMethods(SHAPE)) handlers.set(method, modern(method, handler));
+for (const [method, handler] of taskMethods()) handlers.set(method, modern(method, handler));
 
 /**
  * A listen request (basic/patterns/subscriptions) stays open as long as the

@@ -6,11 +6,14 @@
  * listen request's id. The request ends when the client cancels it (no
  * response) or the server shuts down (a normal result, sent by the caller).
  */
+import { principalId } from '../../core/context.js';
 import type { EngineEvent, Features } from '../../core/engine.js';
+import { MissingClientCapabilityError } from '../../core/input.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import type { JsonRpcNotification, RequestId } from '../../jsonrpc/messages.js';
 import { checkSubscriptionUri, type MethodContext, type MethodHandler, type SubscriptionLimits } from '../revision.js';
 import { META_KEYS } from './meta.js';
+import { declared, detailed, NEEDED, TASKS_EXTENSION } from './tasks.js';
 
 /** The honoured part of a client's subscription filter. */
 export interface SubscriptionFilter {
@@ -18,9 +21,19 @@ export interface SubscriptionFilter {
   promptsListChanged?: true;
   resourcesListChanged?: true;
   resourceSubscriptions?: string[];
+  /** The Tasks extension's (SEP-2663 §Task Status Notifications): the caller's tasks it hears of. */
+  taskIds?: string[];
 }
 
-function decodeFilter(value: unknown): { tools: boolean; prompts: boolean; resources: boolean; uris: string[] | undefined } {
+/** `value` as an array of strings, or -32602 naming `field`. */
+function strings(value: unknown, field: string): string[] | undefined {
+  if (value !== undefined && (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))) {
+    throw new InvalidParamsError(`"${field}" must be an array of strings`, { field });
+  }
+  return value as string[] | undefined;
+}
+
+function decodeFilter(value: unknown): { tools: boolean; prompts: boolean; resources: boolean; uris: string[] | undefined; taskIds: string[] | undefined } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidParamsError('"notifications" must be an object', { field: 'notifications' });
   }
@@ -30,17 +43,12 @@ function decodeFilter(value: unknown): { tools: boolean; prompts: boolean; resou
       throw new InvalidParamsError(`"notifications.${key}" must be a boolean`, { field: `notifications.${key}` });
     }
   }
-  const uris = filter.resourceSubscriptions;
-  if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string'))) {
-    throw new InvalidParamsError('"notifications.resourceSubscriptions" must be an array of strings', {
-      field: 'notifications.resourceSubscriptions',
-    });
-  }
   return {
     tools: filter.toolsListChanged === true,
     prompts: filter.promptsListChanged === true,
     resources: filter.resourcesListChanged === true,
-    uris: uris as string[] | undefined,
+    uris: strings(filter.resourceSubscriptions, 'notifications.resourceSubscriptions'),
+    taskIds: strings(filter.taskIds, 'notifications.taskIds'),
   };
 }
 
@@ -62,6 +70,13 @@ export function honouredFilter(requested: unknown, features: Features, limits: S
     if (uris.length > limits.max) throw new InvalidParamsError(`A listen request may subscribe to at most ${limits.max} URIs`, { field, max: limits.max });
     for (const uri of uris) checkSubscriptionUri(uri, limits, field);
     honoured.resourceSubscriptions = uris;
+  }
+  if (wanted.taskIds && features.tasks) {
+    const ids = [...new Set(wanted.taskIds)];
+    const field = 'notifications.taskIds';
+    // Held as long as the listen request, like the URIs: the same cap.
+    if (ids.length > limits.max) throw new InvalidParamsError(`A listen request may follow at most ${limits.max} tasks`, { field, max: limits.max });
+    honoured.taskIds = ids;
   }
   return honoured;
 }
@@ -112,10 +127,32 @@ export const listen: MethodHandler = async (params, ctx) => {
   if (params.notifications === undefined) {
     throw new InvalidParamsError('"notifications" is required', { field: 'notifications' });
   }
-  return stream(honouredFilter(params.notifications, ctx.engine.features, ctx.server.subscriptions), ctx);
+  const filter = honouredFilter(params.notifications, ctx.engine.features, ctx.server.subscriptions);
+  // SEP-2663 §Task Status Notifications: asking for tasks without the extension is -32021.
+  if (filter.taskIds && !declared(ctx)) throw new MissingClientCapabilityError([TASKS_EXTENSION], NEEDED);
+  return stream(filter, ctx);
 };
 
-async function stream(filter: SubscriptionFilter, ctx: MethodContext): Promise<Record<string, unknown>> {
+/** The filter with only the caller's known tasks: those it is told of (SEP-2663: the ids the server agreed to). */
+async function ownTasks(filter: SubscriptionFilter, ctx: MethodContext): Promise<SubscriptionFilter> {
+  if (!filter.taskIds) return filter;
+  const owner = principalId(ctx.principal);
+  const known = await Promise.all(filter.taskIds.map(async (id) => ((await ctx.tasks.get(id, owner)) ? id : undefined)));
+  return { ...filter, taskIds: known.filter((id): id is string => id !== undefined) };
+}
+
+/** Tells the listener of each new state of the filter's tasks; the function that stops it. */
+function followTasks(filter: SubscriptionFilter, ctx: MethodContext): () => void {
+  if (!filter.taskIds?.length) return () => {};
+  const _meta = { [META_KEYS.subscriptionId]: ctx.id };
+  return ctx.tasks.watch(filter.taskIds, principalId(ctx.principal), (record) => {
+    if (!ctx.signal.aborted) ctx.notify({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...detailed(record), _meta } });
+  });
+}
+
+async function stream(requested: SubscriptionFilter, ctx: MethodContext): Promise<Record<string, unknown>> {
+  const filter = await ownTasks(requested, ctx);
+  const stopTasks = followTasks(filter, ctx);
   ctx.notify({
     jsonrpc: '2.0',
     method: 'notifications/subscriptions/acknowledged',
@@ -131,6 +168,7 @@ async function stream(filter: SubscriptionFilter, ctx: MethodContext): Promise<R
     await untilAborted(ctx.signal, ctx.closing);
   } finally {
     stop();
+    stopTasks();
   }
   // SubscriptionsListenResult: sent only when the server ends the stream.
   return { _meta: { [META_KEYS.subscriptionId]: ctx.id } };

@@ -13,8 +13,9 @@ import { isAnswerTo, MissingClientCapabilityError } from '../../core/input.js';
 import type { TaskRecord } from '../../core/tasks.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/messages.js';
-import { encodeTask, encodeToolResult, findTask, requireString, type Shape, startToolTask, type TaskWording } from '../rev2025-11-25/index.js';
+import { encodeTask, encodeToolResult, findTask, requireString, startToolTask, type TaskWording } from '../rev2025-11-25/index.js';
 import type { MethodContext, MethodHandler, Revision, Wire } from '../revision.js';
+import { SHAPE } from './shape.js';
 
 /** The extension's id, declared in `capabilities.extensions` by both sides. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -23,10 +24,10 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const WORDING: TaskWording = { ttl: 'ttlMs', pollInterval: 'pollIntervalMs', toolErrorsFail: false, carriesInput: true };
 
 /** What a client that lacks the extension is told it needs (SEP-2663 §Capability Negotiation: -32021). */
-const NEEDED = Object.freeze({ extensions: Object.freeze({ [TASKS_EXTENSION]: Object.freeze({}) }) });
+export const NEEDED = Object.freeze({ extensions: Object.freeze({ [TASKS_EXTENSION]: Object.freeze({}) }) });
 
 /** Whether the request declared the extension (its per-request capabilities: SEP-2575). */
-function declared(ctx: MethodContext): boolean {
+export function declared(ctx: MethodContext): boolean {
   const extensions = ctx.facts.clientCapabilities?.extensions;
   return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
 }
@@ -40,11 +41,11 @@ function taskMethod(handler: MethodHandler): MethodHandler {
   };
 }
 
-/** A record as `tasks/get` gives it: a DetailedTask, with what its status carries inline. */
-function detailed(record: TaskRecord, shape: Shape): Wire {
+/** A record as `tasks/get` and `notifications/tasks` give it: a DetailedTask, with what its status carries inline. */
+export function detailed(record: TaskRecord): Wire {
   const wire = encodeTask(record, WORDING);
   // SEP-2663 §Task Status: no `io.modelcontextprotocol/related-task` in an inlined result, the id is at the root.
-  if (record.status === 'completed' && record.result) wire.result = encodeToolResult(record.result, shape);
+  if (record.status === 'completed' && record.result) wire.result = encodeToolResult(record.result, SHAPE);
   if (record.status === 'failed' && record.error) wire.error = { ...record.error };
   if (record.status === 'input_required' && record.inputRequests) wire.inputRequests = record.inputRequests;
   return wire;
@@ -80,9 +81,9 @@ function readAnswers(params: Record<string, unknown>, record: TaskRecord): Recor
 }
 
 /** The extension's methods, by name. */
-export function taskMethods(shape: Shape): Array<[string, MethodHandler]> {
+export function taskMethods(): Array<[string, MethodHandler]> {
   return [
-    ['tasks/get', taskMethod(async (params, ctx) => detailed(await findTask(params, ctx), shape))],
+    ['tasks/get', taskMethod(async (params, ctx) => detailed(await findTask(params, ctx)))],
     [
       'tasks/update',
       taskMethod(async (params, ctx) => {
