@@ -184,8 +184,11 @@ export interface Tasks {
   cancel(id: string, owner: string | undefined): Promise<TaskRecord | undefined>;
   /** Delivers answers to the task's open questions; keys that are not open are ignored. */
   respond(id: string, owner: string | undefined, responses: Readonly<Record<string, Record<string, unknown>>>): Promise<TaskRecord | undefined>;
-  /** Waits until the task is terminal (2025-11-25 `tasks/result`), or `signal` aborts. */
-  settled(id: string, owner: string | undefined, signal: AbortSignal): Promise<TaskRecord | undefined>;
+  /**
+   * Waits until the task is terminal (2025-11-25 `tasks/result`), or `signal`
+   * aborts; `waiting` sees each state read meanwhile in `input_required`.
+   */
+  settled(id: string, owner: string | undefined, signal: AbortSignal, waiting?: (record: TaskRecord) => void): Promise<TaskRecord | undefined>;
   /** Calls `listener` with each new state of `owner`'s tasks `ids`, changed on any replica; returns the function that stops it. */
   watch(ids: readonly string[], owner: string | undefined, listener: (record: TaskRecord) => void): () => void;
 }

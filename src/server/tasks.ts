@@ -211,10 +211,11 @@ class Runner implements TaskRunner {
     return this.#update(id, (record) => deliver(record, responses));
   }
 
-  async settled(id: string, owner: string | undefined, signal: AbortSignal): Promise<TaskRecord | undefined> {
+  async settled(id: string, owner: string | undefined, signal: AbortSignal, waiting?: (record: TaskRecord) => void): Promise<TaskRecord | undefined> {
     for (;;) {
       const record = await this.get(id, owner);
       if (!record || isTerminal(record.status)) return record;
+      if (record.status === 'input_required') waiting?.(record);
       await pause(record.pollIntervalMs, signal);
     }
   }

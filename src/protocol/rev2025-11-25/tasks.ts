@@ -7,6 +7,7 @@
  */
 import { principalId } from '../../core/context.js';
 import { isToolArgumentsError } from '../../core/errors.js';
+import type { InputRequest } from '../../core/input.js';
 import type { CallToolResult } from '../../core/model.js';
 import { isTerminal, type TaskRecord } from '../../core/tasks.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../../jsonrpc/errors.js';
@@ -81,12 +82,33 @@ export async function findTask(params: Record<string, unknown>, ctx: MethodConte
   return record;
 }
 
-const WORDING: TaskWording = { ttl: 'ttl', pollInterval: 'pollInterval', toolErrorsFail: true, carriesInput: false };
+const WORDING: TaskWording = { ttl: 'ttl', pollInterval: 'pollInterval', toolErrorsFail: true, carriesInput: true };
 
 const TASKS_CAPABILITY = Object.freeze({ list: {}, cancel: {}, requests: Object.freeze({ tools: Object.freeze({ call: {} }) }) });
 
 /** `io.modelcontextprotocol/related-task` (§Associating Task-Related Messages). */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+/**
+ * §Input Required Status: the questions of a task in `input_required` go to
+ * the client as requests of the server's own on the stream of its
+ * `tasks/result` call (which a client makes on seeing that status), each
+ * naming the task in `_meta`; each answer goes back into the task.
+ */
+function relay(id: string, owner: string | undefined, ctx: MethodContext): (record: TaskRecord) => void {
+  const asked = new Set<string>();
+  return (record) => {
+    for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
+      if (asked.has(key) || !ctx.inputs) continue;
+      asked.add(key);
+      const related = { ...request, params: { ...request.params, _meta: { [RELATED_TASK]: { taskId: id } } } } as InputRequest;
+      ctx.inputs
+        .ask(key, related)
+        .then((answer) => ctx.tasks.respond(id, owner, { [key]: answer }))
+        .catch((error: unknown) => ctx.logger.debug(`Task ${id}'s question "${key}" got no answer`, error));
+    }
+  };
+}
 
 /**
  * The 2025-11-25 task methods and the task-aware tools/call, over `handlers`
@@ -144,8 +166,9 @@ export function addTasks(handlers: Map<string, MethodHandler>, shape: Shape, rev
   handlers.set('tasks/result', async (params, ctx) => {
     served(ctx);
     const found = await findTask(params, ctx);
+    const owner = principalId(ctx.principal);
     // §Result Retrieval: blocks until the task is terminal, then answers what the call would have.
-    const record = (await ctx.tasks.settled(found.id, principalId(ctx.principal), ctx.signal)) ?? found;
+    const record = (await ctx.tasks.settled(found.id, owner, ctx.signal, relay(found.id, owner, ctx))) ?? found;
     const meta = { [RELATED_TASK]: { taskId: record.id } };
     if (record.result) return { ...encodeToolResult(record.result, shape), _meta: { ...record.result._meta, ...meta } };
     if (record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
