@@ -103,20 +103,41 @@ export function parseTask(text: string | undefined): TaskRecord | undefined {
   }
 }
 
-/** Records kept as text in this process's memory, each until its TTL. */
+/**
+ * Records kept as text in this process's memory, each until its TTL. Expired
+ * records are swept as new ones come (oldest first: one TTL for all makes
+ * creation order expiry order), their owners' lists with them, so a caller
+ * who never comes back leaves nothing behind.
+ */
 export function memoryTaskStore(): TaskStore {
-  const records = new Map<string, { text: string; expires: number }>();
+  const records = new Map<string, { text: string; expires: number; owner: string }>();
   const owners = new Map<string, string[]>();
   const listeners = new Set<(id: string) => void>();
   const ownerKey = (owner: string | undefined): string => owner ?? '';
 
+  function drop(id: string): void {
+    const entry = records.get(id);
+    if (!entry) return;
+    records.delete(id);
+    const ids = owners.get(entry.owner)?.filter((known) => known !== id);
+    if (ids?.length) owners.set(entry.owner, ids);
+    else owners.delete(entry.owner);
+  }
+
   function live(id: string): string | undefined {
     const entry = records.get(id);
     if (entry && entry.expires <= Date.now()) {
-      records.delete(id);
+      drop(id);
       return undefined;
     }
     return entry?.text;
+  }
+
+  function sweep(now: number): void {
+    for (const [id, entry] of records) {
+      if (entry.expires > now) return;
+      drop(id);
+    }
   }
 
   return {
@@ -126,13 +147,12 @@ export function memoryTaskStore(): TaskStore {
       const current = live(next.id);
       if ((previous === undefined) !== (current === undefined)) return false;
       if (previous !== undefined && current !== taskText(previous)) return false;
-      records.set(next.id, { text: taskText(next), expires: next.createdAt + next.ttlMs });
+      if (previous === undefined) sweep(Date.now());
+      records.set(next.id, { text: taskText(next), expires: next.createdAt + next.ttlMs, owner: ownerKey(next.owner) });
       return true;
     },
     async owned(owner) {
-      const ids = (owners.get(ownerKey(owner)) ?? []).filter((id) => live(id) !== undefined);
-      owners.set(ownerKey(owner), ids);
-      return ids;
+      return (owners.get(ownerKey(owner)) ?? []).filter((id) => live(id) !== undefined);
     },
     async own(owner, id, max) {
       const ids = [...(owners.get(ownerKey(owner)) ?? []).filter((known) => live(known) !== undefined), id];
@@ -141,7 +161,7 @@ export function memoryTaskStore(): TaskStore {
       return dropped;
     },
     async delete(id) {
-      records.delete(id);
+      drop(id);
     },
     async signal(id) {
       // Later, as a replica's would arrive: never inside the writer's own step.
