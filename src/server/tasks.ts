@@ -44,6 +44,9 @@ const RUNNER_GONE = { code: ErrorCode.InternalError, message: 'The server runnin
 /** What a task still running here becomes when the server shuts down: no replica can carry its work on. */
 const SHUT_DOWN = { status: 'failed', error: RUNNER_GONE, message: 'The server shut down before the task finished' } as const;
 
+/** How a task ended. */
+type Outcome = Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>;
+
 /** A writer's change to a record: the next record, or undefined to leave it. */
 type Change = (record: TaskRecord) => TaskRecord | undefined;
 
@@ -86,7 +89,7 @@ class Runner implements TaskRunner {
   };
 
   /** Ends a task that is not terminal yet (a cancellation stays: 2025-11-25 §Task Cancellation). */
-  #settle(id: string, outcome: Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>): Promise<TaskRecord | undefined> {
+  #settle(id: string, outcome: Outcome): Promise<TaskRecord | undefined> {
     return this.#update(id, (record) => {
       if (isTerminal(record.status)) return undefined;
       const { inputRequests: _open, inputResponses: _given, ...rest } = record;
@@ -130,14 +133,25 @@ class Runner implements TaskRunner {
 
   async #run(spec: TaskStart, task: Running): Promise<void> {
     try {
-      const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
-      await this.#settle(task.id, { status: spec.failed?.(result) ? 'failed' : 'completed', result });
+      await this.#settle(task.id, await this.#outcome(spec, task));
     } catch (error) {
-      if (this.#closing) await this.#settle(task.id, SHUT_DOWN);
-      else if (task.controller.signal.aborted) await this.#settle(task.id, { status: 'cancelled' });
-      else await this.#settle(task.id, { status: 'failed', error: spec.encodeError(error) });
+      // The store did not take the write (Redis out of reach, or closed after a shutdown's drain
+      // time): the lease is no longer renewed, so whoever reads the task next marks it failed.
+      this.#logger.warn(`Could not record the end of task ${task.id}`, error);
     } finally {
       this.#untrack(task.id);
+    }
+  }
+
+  /** How the work ended, as the record words it. */
+  async #outcome(spec: TaskStart, task: Running): Promise<Outcome> {
+    try {
+      const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
+      return { status: spec.failed?.(result) ? 'failed' : 'completed', result };
+    } catch (error) {
+      if (this.#closing) return SHUT_DOWN;
+      if (task.controller.signal.aborted) return { status: 'cancelled' };
+      return { status: 'failed', error: spec.encodeError(error) };
     }
   }
 

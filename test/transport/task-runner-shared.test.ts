@@ -194,12 +194,19 @@ describe('serveHttp with redis', () => {
     const http = await serveHttp(server, { redis: redis.url });
     closers.push(() => http.close());
     const started = await server.tasks.start(spec(untilAborted(seen)));
+    // Work that does not heed its signal ends after Redis closed: its end cannot be written, and is no error of the process's.
+    let finish!: () => void;
+    const stubborn = await server.tasks.start(spec(() => new Promise((resolve) => (finish = () => resolve({ content: [] })))));
     const other = createTaskRunner({ store: await storeOver(prefix) }, silentLogger, memoryTaskStore);
     closers.push(() => other.close());
     expect((await other.get(started.id, undefined))?.status).toBe('working');
     await http.close();
     expect(seen.aborted).toBe(true);
-    const after = await other.get(started.id, undefined);
-    expect(after).toMatchObject({ status: 'failed', message: 'The server shut down before the task finished' });
+    for (const id of [started.id, stubborn.id]) {
+      expect(await other.get(id, undefined)).toMatchObject({ status: 'failed', message: 'The server shut down before the task finished' });
+    }
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await other.get(stubborn.id, undefined))?.status).toBe('failed');
   });
 });
