@@ -15,8 +15,9 @@ export type { HttpHandler, HttpOptions, HttpRoute, OAuthOptions, RouteReply, Rou
 export type { BodyBudget, HeaderReader, HttpReply, HttpRequest } from './transport/http/request.js';
 export type { HttpServer, ServeHttpOptions } from './transport/http/serve.js';
 export { serveHttp } from './transport/http/serve.js';
-// Replicas: what they share (legacy sessions, catalogue changes), on Redis or another store.
+// Replicas: what they share (legacy sessions, catalogue changes, tasks), on Redis or another store.
 export type { RedisOptions } from './transport/redis.js';
 export { connectRedis } from './transport/redis.js';
 export type { CatalogueChange, ChangeBus, SharedState } from './transport/shared-state.js';
 export { createChangeBus } from './transport/shared-state.js';
+export { sharedTaskStore } from './transport/task-store.js';

@@ -1,5 +1,7 @@
 export type { Logger, Principal } from '../core/context.js';
 export { principalId, silentLogger } from '../core/context.js';
+export type { TaskRecord, TaskStore } from '../core/tasks.js';
+export { parseTask, taskText } from '../core/tasks.js';
 export type { CloseReason, Connection } from './connection.js';
 export type { ConnectOptions, Server, ServerLimits, ServerOptions } from './create-server.js';
 export { createServer, DEFAULT_LIMITS } from './create-server.js';

@@ -122,3 +122,21 @@ export async function answerOpen(task: Running, record: TaskRecord, update: Upda
     else waiter.reject(new InvalidParamsError(`"inputResponses.${key}" is not an answer to ${waiter.request.method}`, { field: `inputResponses.${key}` }));
   }
 }
+
+/** A record with `responses` to its open questions moved to its answers; working again once none is open. */
+export function deliver(record: TaskRecord, responses: Readonly<Record<string, Record<string, unknown>>>): TaskRecord | undefined {
+  const open = { ...record.inputRequests };
+  const given = { ...record.inputResponses };
+  let changed = false;
+  for (const [key, answer] of Object.entries(responses)) {
+    // SEP-2663 §Task Update Requests: keys not open now are ignored.
+    if (!Object.hasOwn(open, key)) continue;
+    delete open[key];
+    given[key] = answer;
+    changed = true;
+  }
+  if (!changed) return undefined;
+  const { inputRequests: _open, ...rest } = record;
+  const still = Object.keys(open).length > 0;
+  return { ...rest, ...(still ? { inputRequests: open } : {}), inputResponses: given, status: still ? 'input_required' : 'working', updatedAt: Date.now() };
+}

@@ -14,7 +14,7 @@
 import type { Logger } from '../core/context.js';
 import { isTerminal, type TaskRecord, type TaskStart, type TaskStore, type Tasks } from '../core/tasks.js';
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
-import { answerOpen, askInTask, type Running, taskContext } from './task-input.js';
+import { answerOpen, askInTask, deliver, type Running, taskContext } from './task-input.js';
 
 /** How tasks are kept (`createServer({ tasks })`). */
 export interface TaskOptions {
@@ -32,7 +32,7 @@ export interface TaskOptions {
 
 /** The runner, with what the server and its transports call besides {@link Tasks}. */
 export interface TaskRunner extends Tasks {
-  /** Replaces the store (a transport that brings shared state): tasks running now keep theirs. */
+  /** Replaces the store (a transport that brings shared state), before the server serves: a task already running would move to a store that lacks its record. */
   useStore(store: TaskStore): void;
   /** Marks every task this process runs as failed and stops them (the server shuts down). */
   close(): Promise<void>;
@@ -43,6 +43,9 @@ const RUNNER_GONE = { code: ErrorCode.InternalError, message: 'The server runnin
 
 /** What a task still running here becomes when the server shuts down: no replica can carry its work on. */
 const SHUT_DOWN = { status: 'failed', error: RUNNER_GONE, message: 'The server shut down before the task finished' } as const;
+
+/** How a task ended. */
+type Outcome = Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>;
 
 /** A writer's change to a record: the next record, or undefined to leave it. */
 type Change = (record: TaskRecord) => TaskRecord | undefined;
@@ -90,7 +93,7 @@ class Runner implements TaskRunner {
   };
 
   /** Ends a task that is not terminal yet (a cancellation stays: 2025-11-25 §Task Cancellation). */
-  #settle(id: string, outcome: Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>): Promise<TaskRecord | undefined> {
+  #settle(id: string, outcome: Outcome): Promise<TaskRecord | undefined> {
     return this.#update(id, (record) => {
       if (isTerminal(record.status)) return undefined;
       const { inputRequests: _open, inputResponses: _given, ...rest } = record;
@@ -134,14 +137,25 @@ class Runner implements TaskRunner {
 
   async #run(spec: TaskStart, task: Running): Promise<void> {
     try {
-      const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
-      await this.#settle(task.id, { status: spec.failed?.(result) ? 'failed' : 'completed', result });
+      await this.#settle(task.id, await this.#outcome(spec, task));
     } catch (error) {
-      if (this.#closing) await this.#settle(task.id, SHUT_DOWN);
-      else if (task.controller.signal.aborted) await this.#settle(task.id, { status: 'cancelled' });
-      else await this.#settle(task.id, { status: 'failed', error: spec.encodeError(error) });
+      // The store did not take the write (Redis out of reach, or closed after a shutdown's drain
+      // time): the lease is no longer renewed, so whoever reads the task next marks it failed.
+      this.#logger.warn(`Could not record the end of task ${task.id}`, error);
     } finally {
       this.#untrack(task.id);
+    }
+  }
+
+  /** How the work ended, as the record words it. */
+  async #outcome(spec: TaskStart, task: Running): Promise<Outcome> {
+    try {
+      const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
+      return { status: spec.failed?.(result) ? 'failed' : 'completed', result };
+    } catch (error) {
+      if (this.#closing) return SHUT_DOWN;
+      if (task.controller.signal.aborted) return { status: 'cancelled' };
+      return { status: 'failed', error: spec.encodeError(error) };
     }
   }
 
@@ -248,24 +262,6 @@ class Runner implements TaskRunner {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
   }
-}
-
-/** A record with `responses` to its open questions moved to its answers; working again once none is open. */
-function deliver(record: TaskRecord, responses: Readonly<Record<string, Record<string, unknown>>>): TaskRecord | undefined {
-  const open = { ...record.inputRequests };
-  const given = { ...record.inputResponses };
-  let changed = false;
-  for (const [key, answer] of Object.entries(responses)) {
-    // SEP-2663 §Task Update Requests: keys not open now are ignored.
-    if (!Object.hasOwn(open, key)) continue;
-    delete open[key];
-    given[key] = answer;
-    changed = true;
-  }
-  if (!changed) return undefined;
-  const { inputRequests: _open, ...rest } = record;
-  const still = Object.keys(open).length > 0;
-  return { ...rest, ...(still ? { inputRequests: open } : {}), inputResponses: given, status: still ? 'input_required' : 'working', updatedAt: Date.now() };
 }
 
 /** Waits `ms`, or until `signal` aborts (then rejects with its reason). */

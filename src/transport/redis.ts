@@ -60,6 +60,21 @@ function parseRedisUrl(url: string): { where: string; secrets: string[] } {
 
 type RedisClient = ReturnType<typeof createClient>;
 
+/**
+ * {@link SharedState.swap} as one script, so no other client's write comes
+ * between the comparison and the write: ARGV is whether a value is expected
+ * ('1') or its absence ('0'), the expected text, the new text and the expiry
+ * in ms. A missing key reads as false in Lua, never equal to a string.
+ */
+const SWAP_SCRIPT = `local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+return 1`;
+
 /** What the shared state over one Redis works with, once both connections are up. */
 interface RedisLink {
   commands: RedisClient;
@@ -154,6 +169,10 @@ function redisState(link: RedisLink): SharedState {
     },
     async delete(key) {
       await run(() => commands.del(prefix + key));
+    },
+    async swap(key, expected, value, ttlMs) {
+      const args = [expected === undefined ? '0' : '1', expected ?? '', value, String(Math.max(1, Math.round(ttlMs)))];
+      return (await run(() => commands.eval(SWAP_SCRIPT, { keys: [prefix + key], arguments: args }))) === 1;
     },
     async publish(topic, message) {
       await run(() => commands.publish(prefix + topic, message));

@@ -1,7 +1,7 @@
 /**
  * What replicas of one server share, as a small interface: records with an
- * expiry (legacy session records) and broadcast topics (a session ended, a
- * catalogue changed). `redis.ts` implements it on Redis; tests or other
+ * expiry (legacy session records, task records) and broadcast topics (a
+ * session ended, a catalogue changed, a task changed). `redis.ts` implements it on Redis; tests or other
  * stores can implement it too. Without one, a process keeps everything to
  * itself, as a single server always did.
  */
@@ -16,6 +16,14 @@ export interface SharedState {
   /** Extends the life of `key` to `ttlMs` from now; false when it no longer exists. */
   touch(key: string, ttlMs: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * Atomically stores `value` under `key` for `ttlMs` when what is stored is
+   * exactly `expected`, or, with `expected` undefined, when nothing is: the
+   * compare-and-set that lets two replicas change one record without losing
+   * either change (task records, transport/task-store.ts). False when the
+   * stored value was something else.
+   */
+  swap(key: string, expected: string | undefined, value: string, ttlMs: number): Promise<boolean>;
   /** Sends `message` to every subscriber of `topic` on every replica, this one included. */
   publish(topic: string, message: string): Promise<void>;
   /** Calls `listener` for each message on `topic`; returns the function that stops it. */

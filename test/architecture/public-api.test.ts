@@ -61,6 +61,7 @@ describe('public API', () => {
       'createGitHook',
       'createHttpHandler',
       'serveHttp',
+      'sharedTaskStore',
       'toNodeHandler',
       'verifyGitHook',
     ]);

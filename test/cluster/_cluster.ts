@@ -1,7 +1,8 @@
 /**
  * A whole cluster for a test: one Redis, three skillport replicas on a copy
  * of the bundled skills (the first watches the folder, the others learn of
- * changes only through Redis) or on a source the test gives (a git URL), and
+ * changes only through Redis) or on a source the test gives (a git URL), or
+ * three replicas of a server script the test gives, and
  * nginx in front, on deploy/'s configuration: sticky by Mcp-Session-Id,
  * round-robin for requests without one. `stop` ends them all and removes the
  * temporary folder, whatever state they are in.
@@ -33,6 +34,8 @@ export interface ClusterOptions {
   args?: (index: number, dir: string) => string[];
   /** Environment of every replica, besides the shared request-state key. */
   env?: Record<string, string>;
+  /** A server script each replica runs instead of the CLI (`createReplica`'s `script`); `args` are its own flags. */
+  script?: string;
 }
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
@@ -42,7 +45,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     folder = join(dir.path, 'skills');
     cpSync(`${ROOT}skills`, folder, { recursive: true });
   }
-  const watchFirst = options.source === undefined;
+  const watchFirst = options.source === undefined && options.script === undefined;
   const argsOf = options.args ?? ((i: number) => (i === 0 && watchFirst ? ['--watch'] : []));
   const started: Started[] = [];
   const stop = async (): Promise<void> => {
@@ -58,8 +61,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const replica = await createReplica({
         source: folder,
         redis: redis.url,
-        args: ['--page-size', String(PAGE_SIZE), ...argsOf(i, dir.path)],
+        args: options.script ? argsOf(i, dir.path) : ['--page-size', String(PAGE_SIZE), ...argsOf(i, dir.path)],
         env: { ...options.env, SKILLPORT_REQUEST_STATE_KEY: REQUEST_STATE_KEY },
+        ...(options.script ? { script: options.script } : {}),
       });
       started.push(replica);
       await replica.start();

@@ -2,7 +2,7 @@
  * The real components of the cluster tests, each started from a generated
  * config in a temporary folder on a free 127.0.0.1 port and stopped by the
  * test (also when it fails): redis-server (no persistence), skillport
- * replicas (the built CLI), and nginx running deploy/'s configuration
+ * replicas (the built CLI, or a server script of the test's), and nginx running deploy/'s configuration
  * (sticky by Mcp-Session-Id, round-robin for requests without one).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -137,13 +137,17 @@ export interface ReplicaOptions {
   redis: string;
   args?: string[];
   env?: Record<string, string>;
+  /** A server script to run instead of the CLI (`source` unused): given `--port PORT --redis URL`, then `args`. */
+  script?: string;
 }
 
 export async function createReplica(options: ReplicaOptions): Promise<Replica> {
   const port = await freePort();
   const log: string[] = [];
   let child: ChildProcess | undefined;
-  const args = [CLI, 'serve', options.source, '--http', `127.0.0.1:${port}`, '--redis', options.redis, '--log-level', 'info', ...(options.args ?? [])];
+  const args = options.script
+    ? [options.script, '--port', String(port), '--redis', options.redis, ...(options.args ?? [])]
+    : [CLI, 'serve', options.source, '--http', `127.0.0.1:${port}`, '--redis', options.redis, '--log-level', 'info', ...(options.args ?? [])];
   return {
     port,
     url: `http://127.0.0.1:${port}/mcp`,

@@ -11,6 +11,7 @@ import { type MetricsOptions, serveMetrics } from '../../telemetry/listener.js';
 import { MetricsRegistry } from '../../telemetry/registry.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { type ChangeBus, createChangeBus, type SharedState } from '../shared-state.js';
+import { sharedTaskStore } from '../task-store.js';
 import { createHttpHandler } from './handler.js';
 import { toNodeHandler } from './node.js';
 import type { HttpHandler, HttpOptions } from './options.js';
@@ -52,7 +53,10 @@ export interface ServeHttpOptions extends Omit<HttpOptions, 'metrics'> {
    * A Redis URL (`redis://[user:password@]host:port[/db]`, `rediss://` for
    * TLS) shared by the replicas of this server: legacy sessions live there
    * (any replica serves any session), `/readyz` fails while it is out of
-   * reach, and {@link HttpServer.changes} tells replicas of catalogue changes.
+   * reach, {@link HttpServer.changes} tells replicas of catalogue changes, and
+   * the server's tasks live there (`server.tasks.useStore`): any replica
+   * polls, answers or cancels a task another runs, and a replica that dies
+   * leaves its running tasks to be marked failed once their lease runs out.
    * The `redis` package is loaded only when this is set.
    */
   redis?: string;
@@ -102,6 +106,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const metricsServer = options.metrics === undefined || options.metrics instanceof MetricsRegistry ? undefined : await serveMetrics(server, options.metrics);
   const metrics = metricsServer?.registry ?? (options.metrics instanceof MetricsRegistry ? options.metrics : undefined);
   const { shared, ready } = await connectShared(options, logger, metrics);
+  if (shared) server.tasks.useStore(sharedTaskStore(shared));
   const { metrics: _listen, ...handlerOptions } = options;
   const handler = createHttpHandler(server, { ...handlerOptions, ...(metrics ? { metrics } : {}), ...(shared ? { shared } : {}), ...(ready ? { ready } : {}) });
   const handle = toNodeHandler(handler, {
@@ -127,7 +132,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
   logger.info(`Streamable HTTP endpoint at ${url.href}`);
   const lifecycle = createLifecycle(async () => {
-    await stop(nodeServer, handler, shared, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+    await stop(nodeServer, handler, shared && { shared, tasks: server.tasks }, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
     await metricsServer?.close();
   });
   return {
@@ -179,8 +184,20 @@ function createListener(options: ServeHttpOptions, logger: Logger, handle: Retur
   return nodeServer;
 }
 
-/** The graceful stop: the handler drains, then the sockets, then the shared state closes. */
-async function stop(nodeServer: NodeServer, handler: HttpHandler, shared: SharedState | undefined, drainTimeoutMs: number): Promise<void> {
+/** What a stop closes besides the handler: the shared state, and the tasks kept in it. */
+interface SharedParts {
+  readonly shared: SharedState;
+  readonly tasks: Server['tasks'];
+}
+
+/**
+ * The graceful stop: the handler drains, then the sockets, then the shared
+ * state closes. With shared state, the tasks this process runs are marked
+ * failed while the handler drains (so a `tasks/result` waiting on one is
+ * answered) and before Redis closes: no replica can carry their work on,
+ * and none may be left "working".
+ */
+async function stop(nodeServer: NodeServer, handler: HttpHandler, parts: SharedParts | undefined, drainTimeoutMs: number): Promise<void> {
   // The sockets drain by the same rule as the MCP connections behind them. On shutdown, answers
   // still being written end their connections' last requests: each connection is closed as it goes
   // idle (nothing is tracked per request for this); on disconnect, whatever is left is cut.
@@ -200,8 +217,8 @@ async function stop(nodeServer: NodeServer, handler: HttpHandler, shared: Shared
   nodeServer.closeIdleConnections();
   // The handler drains first (its requests get the drain time), then the sockets get it again to
   // deliver the answers it let finish.
-  await handler.close();
+  await Promise.all([handler.close(), parts?.tasks.close()]);
   await drain({ connections: () => [sockets], settled: () => stopped, timeoutMs: drainTimeoutMs });
   await stopped;
-  await shared?.close();
+  await parts?.shared.close();
 }

@@ -25,6 +25,11 @@ function memoryState() {
     set: async (key, value) => void records.set(key, value),
     touch: async (key) => records.has(key),
     delete: async (key) => void records.delete(key),
+    async swap(key, expected, value) {
+      if (records.get(key) !== expected) return false;
+      records.set(key, value);
+      return true;
+    },
     async publish(topic, message) {
       for (const listener of topics.get(topic) ?? []) queueMicrotask(() => listener(message));
     },
