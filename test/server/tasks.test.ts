@@ -285,6 +285,28 @@ describe('two replicas over one store', () => {
     await aborted.promise;
     expect((await a.get(created.id, 'alice'))?.status).toBe('cancelled');
   });
+
+  it('a cancellation whose signal was lost stays cancelled when the work then asks a question', async () => {
+    const shared = memoryTaskStore();
+    // The runner hears no signal: it would learn of the cancellation on its next renewal only.
+    const deaf: TaskStore = { ...shared, replica: 'deaf', get: shared.get, put: shared.put, onSignal: () => () => {} };
+    const a = runner({}, deaf);
+    const b = runner({}, shared);
+    const asking = gate<void>();
+    const created = await a.start(
+      spec(async (ctx) => {
+        await asking.promise;
+        await ctx.input('confirm', question('Sure?'));
+        return text('asked');
+      }),
+    );
+    await b.cancel(created.id, 'alice');
+    asking.open();
+    await settle();
+    const record = await b.get(created.id, 'alice');
+    expect(record?.status).toBe('cancelled');
+    expect(record?.inputRequests).toBeUndefined();
+  });
 });
 
 describe('questions inside a task', () => {
