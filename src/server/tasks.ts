@@ -141,18 +141,26 @@ class Runner implements TaskRunner {
     }
   }
 
-  /** Room for one more of `owner`'s tasks: the oldest finished one goes, or the new one is refused. */
-  async #makeRoom(owner: string | undefined): Promise<void> {
+  /**
+   * Whether `id`, just listed among `owner`'s tasks, fits the bound: the
+   * oldest finished tasks past it go, and a running one past it is refused.
+   * Checked once the id is listed, so starts that race see one order and the
+   * first ones win (a check before listing let them all through).
+   */
+  async #fits(owner: string | undefined, id: string): Promise<boolean> {
     const ids = await this.#store.owned(owner);
-    if (ids.length < this.#maxTasks) return;
-    for (const id of ids) {
-      const record = await this.#read(id);
-      if (!record || isTerminal(record.status)) {
-        await this.#store.delete(id);
-        return;
+    const records = await Promise.all(ids.map((known) => this.#read(known)));
+    let excess = ids.length - this.#maxTasks;
+    const running: string[] = [];
+    for (const [index, known] of ids.entries()) {
+      const record = records[index];
+      if (record && !isTerminal(record.status)) running.push(known);
+      else if (excess > 0) {
+        await this.#store.delete(known);
+        excess--;
       }
     }
-    throw new ProtocolError(ErrorCode.InternalError, `At most ${this.#maxTasks} tasks may be kept at once; wait for one to finish`);
+    return running.indexOf(id) < this.#maxTasks;
   }
 
   /** A record, marked failed when its runner's lease ran out while it was not terminal. */
@@ -170,7 +178,6 @@ class Runner implements TaskRunner {
   }
 
   async start(spec: TaskStart): Promise<TaskRecord> {
-    await this.#makeRoom(spec.owner);
     const now = Date.now();
     const record: TaskRecord = {
       id: crypto.randomUUID(),
@@ -185,7 +192,12 @@ class Runner implements TaskRunner {
     };
     // Written before the answer: a tasks/get right after it finds the task on any replica (SEP-2663 §Task Creation).
     if (!(await this.#store.put(record, undefined))) throw new Error('A task id was taken twice');
-    await this.#store.own(spec.owner, record.id, this.#maxTasks);
+    // Listed before the bound is checked (`#fits`); the list itself drops nothing.
+    await this.#store.own(spec.owner, record.id, Number.MAX_SAFE_INTEGER);
+    if (!(await this.#fits(spec.owner, record.id))) {
+      await this.#store.delete(record.id);
+      throw new ProtocolError(ErrorCode.InternalError, `At most ${this.#maxTasks} tasks may be kept at once; wait for one to finish`);
+    }
     const task: Running = { id: record.id, controller: new AbortController(), waiters: new Map() };
     this.#track(task);
     void this.#run(spec, task);

@@ -212,6 +212,16 @@ describe('bounds', () => {
     expect(await tasks.list('bob')).toHaveLength(1);
   });
 
+  it('holds the bound when starts race: the first ones win, the rest are refused, and every task started is listed', async () => {
+    const tasks = runner({ maxTasksPerOwner: 2 });
+    const starts = await Promise.allSettled(Array.from({ length: 5 }, () => tasks.start(spec(() => new Promise(() => {})))));
+    const started = starts.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.id] : []));
+    expect(started).toHaveLength(2);
+    for (const outcome of starts) if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: ErrorCode.InternalError });
+    // 2025-11-25 §Listing Tasks: a task tasks/get finds is in tasks/list.
+    expect((await tasks.list('alice')).map((record) => record.id).sort()).toEqual([...started].sort());
+  });
+
   it('forgets a task once its TTL has passed', async () => {
     const tasks = runner({ ttlMs: 100 });
     const created = await tasks.start(spec(async () => text('brief')));
