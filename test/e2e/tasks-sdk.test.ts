@@ -121,9 +121,10 @@ describe('SDK v2 on 2026-07-28 with the Tasks extension', () => {
     closers.push(() => client.close());
     const raw: Array<Record<string, unknown>> = [];
     const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    transport.onmessage = (...args: Parameters<NonNullable<typeof deliver>>) => {
+      const [message] = args;
       if ('result' in message) raw.push(message.result as Record<string, unknown>);
-      deliver?.(message, extra);
+      deliver?.(...args);
     };
     return { client, raw };
   }

@@ -45,7 +45,7 @@ const text = (value: string): CallToolResult => ({ content: [{ type: 'text', tex
 function spec(run: (ctx: RequestContext) => Promise<CallToolResult>, overrides: Partial<TaskStart> = {}): TaskStart {
   return {
     owner: 'alice',
-    principal: { client: 'alice' },
+    principal: { client: 'alice', scopes: [] },
     capabilities: { elicitation: {} },
     carriesInput: true,
     run,
@@ -59,6 +59,9 @@ const question = (message: string): InputRequest => ({
   params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } },
 });
 const accept = { action: 'accept', content: { ok: true } };
+
+/** `ctx.input`, which a task's context always has. */
+const ask = (ctx: RequestContext, key: string, request: InputRequest) => (ctx.input as NonNullable<RequestContext['input']>)(key, request);
 
 /** Lets every chain of promises in flight run out: the memory store never waits on a timer or I/O. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -306,7 +309,7 @@ describe('two replicas over one store', () => {
     const created = await a.start(
       spec(async (ctx) => {
         await asking.promise;
-        await ctx.input('confirm', question('Sure?'));
+        await ask(ctx, 'confirm', question('Sure?'));
         return text('asked');
       }),
     );
@@ -325,7 +328,7 @@ describe('questions inside a task', () => {
     const resume = gate<void>();
     const created = await tasks.start(
       spec(async (ctx) => {
-        const [first, second] = await Promise.all([ctx.input('first', question('First?')), ctx.input('second', question('Second?'))]);
+        const [first, second] = await Promise.all([ask(ctx, 'first', question('First?')), ask(ctx, 'second', question('Second?'))]);
         await resume.promise;
         return text(`${first.action} ${second.action}`);
       }),
@@ -353,7 +356,7 @@ describe('questions inside a task', () => {
 
   it('ignores an answer to a key that is not open, and a second answer to one already given', async () => {
     const tasks = runner();
-    const created = await tasks.start(spec(async (ctx) => text((await ctx.input('only', question('Only?'))).action as string)));
+    const created = await tasks.start(spec(async (ctx) => text((await ask(ctx, 'only', question('Only?'))).action as string)));
     await until(tasks, created.id, 'input_required');
     const open = await tasks.get(created.id, 'alice');
     expect(await tasks.respond(created.id, 'alice', { other: accept })).toEqual(open);
@@ -366,9 +369,9 @@ describe('questions inside a task', () => {
     const tasks = runner();
     const created = await tasks.start(
       spec(async (ctx) => {
-        const one = await ctx.input('confirm', question('Once?'));
-        const two = await ctx.input('confirm', question('Twice?'));
-        const three = await ctx.input('confirm.2', question('Thrice?'));
+        const one = await ask(ctx, 'confirm', question('Once?'));
+        const two = await ask(ctx, 'confirm', question('Twice?'));
+        const three = await ask(ctx, 'confirm.2', question('Thrice?'));
         return text([one, two, three].map((answer) => answer.action).join(' '));
       }),
     );
@@ -395,7 +398,7 @@ describe('questions inside a task', () => {
 
   it('fails the task when an answer is not one to its question', async () => {
     const tasks = runner();
-    const created = await tasks.start(spec(async (ctx) => text((await ctx.input('q', question('Q?'))).action as string)));
+    const created = await tasks.start(spec(async (ctx) => text((await ask(ctx, 'q', question('Q?'))).action as string)));
     await until(tasks, created.id, 'input_required');
     await tasks.respond(created.id, 'alice', { q: { roots: [] } });
     expect((await until(tasks, created.id, 'failed')).error).toMatchObject({ code: ErrorCode.InvalidParams });
@@ -404,12 +407,12 @@ describe('questions inside a task', () => {
   it('refuses a question where the revision carries none, or the client cannot answer it', async () => {
     const tasks = runner();
     const errors: unknown[] = [];
-    const ask = async (ctx: RequestContext): Promise<CallToolResult> => {
-      await ctx.input('q', question('Q?')).catch((error: unknown) => errors.push(error));
+    const asking = async (ctx: RequestContext): Promise<CallToolResult> => {
+      await ask(ctx, 'q', question('Q?')).catch((error: unknown) => errors.push(error));
       return text('asked');
     };
-    const noInput = await tasks.start(spec(ask, { carriesInput: false }));
-    const noCapability = await tasks.start(spec(ask, { capabilities: {} }));
+    const noInput = await tasks.start(spec(asking, { carriesInput: false }));
+    const noCapability = await tasks.start(spec(asking, { capabilities: {} }));
     await until(tasks, noInput.id, 'completed');
     await until(tasks, noCapability.id, 'completed');
     expect(errors.some((error) => error instanceof InputUnavailableError)).toBe(true);
