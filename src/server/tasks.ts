@@ -131,11 +131,14 @@ class Runner implements TaskRunner {
   async #run(spec: TaskStart, task: Running): Promise<void> {
     try {
       const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
-      await this.#settle(task.id, { status: spec.failed?.(result) ? 'failed' : 'completed', result });
+      // 2025-11-25 §Task Execution Errors: a failed task's status message SHOULD say why.
+      const why = result.content.find((block) => block.type === 'text')?.text ?? 'The tool reported an error';
+      await this.#settle(task.id, spec.failed?.(result) ? { status: 'failed', result, message: why } : { status: 'completed', result });
     } catch (error) {
+      const encoded = this.#closing || task.controller.signal.aborted ? undefined : spec.encodeError(error);
       if (this.#closing) await this.#settle(task.id, SHUT_DOWN);
-      else if (task.controller.signal.aborted) await this.#settle(task.id, { status: 'cancelled' });
-      else await this.#settle(task.id, { status: 'failed', error: spec.encodeError(error) });
+      else if (!encoded) await this.#settle(task.id, { status: 'cancelled' });
+      else await this.#settle(task.id, { status: 'failed', error: encoded, message: encoded.message });
     } finally {
       this.#untrack(task.id);
     }

@@ -16,6 +16,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 export interface Answer {
   message: Message;
   status?: number;
+  contentType?: string;
 }
 
 export interface TaskPeer {
@@ -61,7 +62,8 @@ export async function openPeer(transport: Transport, version: string, closers: A
     const message = (messages as Message[]).find((m) => m.id === body.id);
     if (!message) throw new Error(`No answer to ${JSON.stringify(body)}: ${answer.status} ${answer.body}`);
     const session = answer.headers['mcp-session-id'];
-    return { message, status: answer.status, ...(typeof session === 'string' ? { session } : {}) };
+    const contentType = answer.headers['content-type'] as string | undefined;
+    return { message, status: answer.status, ...(contentType ? { contentType } : {}), ...(typeof session === 'string' ? { session } : {}) };
   };
   if (modern) {
     return {

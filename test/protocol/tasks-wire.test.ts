@@ -74,7 +74,10 @@ describe.each(TRANSPORTS)('2025-11-25 tasks over %s', { tags: ['schema'] }, (tra
     // The server keeps its own TTL (§TTL and Resource Management: receivers MAY override the requested one).
     expect(task).toMatchObject({ ttl: 3_600_000, pollInterval: 20 });
     expect(Date.parse(task.createdAt)).not.toBeNaN();
-    expect(result(R, 'GetTaskResult', await get(task.taskId))).toMatchObject({ taskId: task.taskId, status: 'working' });
+    const polled = await get(task.taskId);
+    expect(result(R, 'GetTaskResult', polled)).toMatchObject({ taskId: task.taskId, status: 'working' });
+    // §Input Required Status: a poll is not upgraded to an SSE stream where it can be helped.
+    if (transport === 'http') expect(polled.contentType).toMatch(/^application\/json/);
     const listed = result(R, 'ListTasksResult', await peer.request('tasks/list', {}));
     expect(listed.tasks.map((t: Message) => t.taskId)).toContain(task.taskId);
 
@@ -116,13 +119,13 @@ describe.each(TRANSPORTS)('2025-11-25 tasks over %s', { tags: ['schema'] }, (tra
     const toolError = await created('failing_job', {});
     const payload = result(R, 'CallToolResult', await peer.request('tasks/result', { taskId: toolError.taskId }));
     expect(payload).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The job failed, as it always does' }] });
-    // §Task Execution Errors: a result with isError fails the task.
-    expect(result(R, 'GetTaskResult', await get(toolError.taskId)).status).toBe('failed');
+    // §Task Execution Errors: a result with isError fails the task, and tasks/get SHOULD say why.
+    expect(result(R, 'GetTaskResult', await get(toolError.taskId))).toMatchObject({ status: 'failed', statusMessage: 'The job failed, as it always does' });
 
     const broken = await created('protocol_error_job', {});
     const error = failure(R, -32603, await peer.request('tasks/result', { taskId: broken.taskId }));
     expect(error.message).toBe('The job broke down');
-    expect(result(R, 'GetTaskResult', await get(broken.taskId)).status).toBe('failed');
+    expect(result(R, 'GetTaskResult', await get(broken.taskId))).toMatchObject({ status: 'failed', statusMessage: 'The job broke down' });
   });
 
   it('answers -32601 for a required tool without a task and a forbidden one with, -32602 for unknown tasks, tools and cursors', async () => {
