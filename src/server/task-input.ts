@@ -7,7 +7,7 @@
  */
 import type { Logger, RequestContext } from '../core/context.js';
 import { CAPABILITY_OF, type InputRequest, InputUnavailableError, isAnswerTo, MissingClientCapabilityError } from '../core/input.js';
-import type { TaskRecord, TaskStart } from '../core/tasks.js';
+import { isTerminal, type TaskRecord, type TaskStart } from '../core/tasks.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../jsonrpc/messages.js';
 
@@ -70,7 +70,8 @@ export function taskContext(
 export async function askInTask(task: Running, key: string, request: InputRequest, update: Update): Promise<Record<string, unknown>> {
   task.controller.signal.throwIfAborted();
   let wireKey = key;
-  await update(task.id, (record) => {
+  const written = await update(task.id, (record) => {
+    if (isTerminal(record.status)) return undefined;
     const asked = record.askedKeys ?? [];
     for (let n = 2; asked.includes(wireKey); n++) wireKey = `${key}.${n}`;
     return {
@@ -81,6 +82,11 @@ export async function askInTask(task: Running, key: string, request: InputReques
       updatedAt: Date.now(),
     };
   });
+  if (!written || isTerminal(written.status)) {
+    // Ended elsewhere (a cancellation whose signal has not come yet): a question never reopens a terminal task (2025-11-25 §Task Status Lifecycle).
+    task.controller.abort(new Error('The task was cancelled'));
+    throw task.controller.signal.reason;
+  }
   return new Promise((resolve, reject) => {
     const signal = task.controller.signal;
     const stop = (): void => {

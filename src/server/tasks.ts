@@ -14,6 +14,7 @@
 import type { Logger } from '../core/context.js';
 import { isTerminal, type TaskRecord, type TaskStart, type TaskStore, type Tasks } from '../core/tasks.js';
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
+import { pause } from '../util/pause.js';
 import { answerOpen, askInTask, deliver, type Running, taskContext } from './task-input.js';
 
 /** How tasks are kept (`createServer({ tasks })`). */
@@ -151,26 +152,37 @@ class Runner implements TaskRunner {
   async #outcome(spec: TaskStart, task: Running): Promise<Outcome> {
     try {
       const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
-      return { status: spec.failed?.(result) ? 'failed' : 'completed', result };
+      if (!spec.failed?.(result)) return { status: 'completed', result };
+      // 2025-11-25 §Task Execution Errors: a failed task's status message SHOULD say why.
+      return { status: 'failed', result, message: result.content.find((block) => block.type === 'text')?.text ?? 'The tool reported an error' };
     } catch (error) {
       if (this.#closing) return SHUT_DOWN;
       if (task.controller.signal.aborted) return { status: 'cancelled' };
-      return { status: 'failed', error: spec.encodeError(error) };
+      const encoded = spec.encodeError(error);
+      return { status: 'failed', error: encoded, message: encoded.message };
     }
   }
 
-  /** Room for one more of `owner`'s tasks: the oldest finished one goes, or the new one is refused. */
-  async #makeRoom(owner: string | undefined): Promise<void> {
+  /**
+   * Whether `id`, just listed among `owner`'s tasks, fits the bound: the
+   * oldest finished tasks past it go, and a running one past it is refused.
+   * Checked once the id is listed, so starts that race see one order and the
+   * first ones win (a check before listing let them all through).
+   */
+  async #fits(owner: string | undefined, id: string): Promise<boolean> {
     const ids = await this.#store.owned(owner);
-    if (ids.length < this.#maxTasks) return;
-    for (const id of ids) {
-      const record = await this.#read(id);
-      if (!record || isTerminal(record.status)) {
-        await this.#store.delete(id);
-        return;
+    const records = await Promise.all(ids.map((known) => this.#read(known)));
+    let excess = ids.length - this.#maxTasks;
+    const running: string[] = [];
+    for (const [index, known] of ids.entries()) {
+      const record = records[index];
+      if (record && !isTerminal(record.status)) running.push(known);
+      else if (excess > 0) {
+        await this.#store.delete(known);
+        excess--;
       }
     }
-    throw new ProtocolError(ErrorCode.InternalError, `At most ${this.#maxTasks} tasks may be kept at once; wait for one to finish`);
+    return running.indexOf(id) < this.#maxTasks;
   }
 
   /** A record, marked failed when its runner's lease ran out while it was not terminal. */
@@ -188,7 +200,6 @@ class Runner implements TaskRunner {
   }
 
   async start(spec: TaskStart): Promise<TaskRecord> {
-    await this.#makeRoom(spec.owner);
     const now = Date.now();
     const record: TaskRecord = {
       id: crypto.randomUUID(),
@@ -203,7 +214,12 @@ class Runner implements TaskRunner {
     };
     // Written before the answer: a tasks/get right after it finds the task on any replica (SEP-2663 §Task Creation).
     if (!(await this.#store.put(record, undefined))) throw new Error('A task id was taken twice');
-    await this.#store.own(spec.owner, record.id, this.#maxTasks);
+    // Listed before the bound is checked (`#fits`); the list itself drops nothing.
+    await this.#store.own(spec.owner, record.id, Number.MAX_SAFE_INTEGER);
+    if (!(await this.#fits(spec.owner, record.id))) {
+      await this.#store.delete(record.id);
+      throw new ProtocolError(ErrorCode.InternalError, `At most ${this.#maxTasks} tasks may be kept at once; wait for one to finish`);
+    }
     const task: Running = { id: record.id, controller: new AbortController(), waiters: new Map() };
     this.#track(task);
     void this.#run(spec, task);
@@ -230,7 +246,7 @@ class Runner implements TaskRunner {
       const record = await this.get(id, owner);
       if (!record || isTerminal(record.status)) return record;
       if (record.status === 'input_required') waiting?.(record);
-      await pause(record.pollIntervalMs, signal);
+      if (await pause(record.pollIntervalMs, signal)) signal.throwIfAborted();
     }
   }
 
@@ -262,26 +278,6 @@ class Runner implements TaskRunner {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
   }
-}
-
-/** Waits `ms`, or until `signal` aborts (then rejects with its reason). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', stop);
-    };
-    const stop = (): void => {
-      done();
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }
 
 function positive(value: number, name: string): number {

@@ -473,4 +473,13 @@ export const MUTANTS = [
     replace: 'if (allowed === undefined) return hostname.length >= 0;',
     tests: ['test/skills/page/page.test.ts'],
   },
+  // Tasks (2025-11-25 basic/utilities/tasks §Security Considerations: bound to the authorization context).
+  {
+    id: 'task-owner',
+    rule: 'a task is found only by the caller that created it',
+    file: 'src/server/tasks.ts',
+    find: 'return record && record.owner === owner ? record : undefined;',
+    replace: 'return record;',
+    tests: ['test/server/tasks.test.ts', 'test/transport/http/auth/tasks.test.ts'],
+  },
 ];

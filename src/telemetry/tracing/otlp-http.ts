@@ -8,6 +8,7 @@
  * they may carry an API key; neither is the URL's userinfo or query.
  */
 import type { Logger } from '../../server/index.js';
+import { pause } from '../../util/pause.js';
 import type { TracingConfig } from './config.js';
 import { encodeJson, encodeProtobuf, type Scope } from './encode.js';
 import type { ExportBatch } from './exporter.js';
@@ -57,22 +58,6 @@ async function attempt(config: TracingConfig, body: string | Uint8Array, signal:
   if (!RETRYABLE.has(response.status)) return { kind: 'failed', reason: `HTTP ${response.status}` };
   if (afterMs !== undefined && afterMs > RETRY_AFTER_MAX_MS) return { kind: 'failed', reason: `HTTP ${response.status}, retry after ${afterMs / 1000} s` };
   return afterMs === undefined ? { kind: 'retry', reason: `HTTP ${response.status}` } : { kind: 'retry', reason: `HTTP ${response.status}`, afterMs };
-}
-
-/** Waits `ms`, or less when `signal` aborts; resolves whether it aborted. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(true);
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve(true);
-      },
-      { once: true },
-    );
-  });
 }
 
 /** Tries a body up to ATTEMPTS times; the reason it failed, or undefined once sent. */
