@@ -36,9 +36,9 @@ function fixture() {
     name: 'waits',
     description: 'Logs, waits until the test lets it go, logs again and answers.',
     call: async (_args, ctx) => {
-      ctx.log('info', 'first');
+      ctx.log?.('info', 'first');
       await gate;
-      ctx.log('info', 'second');
+      ctx.log?.('info', 'second');
       return 'done';
     },
   });
