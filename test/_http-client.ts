@@ -182,6 +182,16 @@ export async function json(response: Response): Promise<Message> {
 /** An incremental reader of an SSE body: events, comments, and the end. */
 export class SseReader {
   readonly events: Message[] = [];
+  /** The `id` of each of `events`, in step with it (undefined: the event had none). */
+  readonly eventIds: (string | undefined)[] = [];
+  /** Ids of events with an id and empty data (priming events, 2025-11-25 basic/transports), in order. */
+  readonly primings: string[] = [];
+  /** Every block as read: its id, whether it had data, and its `retry` (to check what comes first). */
+  readonly blocks: { id?: string; data: boolean; retry?: number }[] = [];
+  /** The last id seen, as an SSE client's last event ID buffer keeps it. */
+  lastEventId: string | undefined;
+  /** The last `retry` field seen, in ms. */
+  retry: number | undefined;
   readonly comments: string[] = [];
   ended = false;
   #reader: ReadableStreamDefaultReader<Uint8Array>;
@@ -202,8 +212,27 @@ export class SseReader {
         .split('\n')
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(5).trimStart());
-      for (const line of block.split('\n')) if (line.startsWith(':')) this.comments.push(line);
-      if (data.length > 0) this.events.push(JSON.parse(data.join('\n')) as Message);
+      const lines = block.split('\n');
+      for (const line of lines) if (line.startsWith(':')) this.comments.push(line);
+      const id = lines
+        .find((line) => line.startsWith('id:'))
+        ?.slice(3)
+        .trimStart();
+      const retry = lines
+        .find((line) => line.startsWith('retry:'))
+        ?.slice(6)
+        .trimStart();
+      if (id !== undefined) this.lastEventId = id;
+      if (retry !== undefined) this.retry = Number(retry);
+      if (id !== undefined || retry !== undefined || data.length > 0)
+        this.blocks.push({ ...(id !== undefined ? { id } : {}), data: data.join('') !== '', ...(retry !== undefined ? { retry: Number(retry) } : {}) });
+      // An event with empty data is not dispatched (WHATWG HTML §9.2.6); with an id it primes the client.
+      if (data.join('\n') === '') {
+        if (id !== undefined && data.length > 0) this.primings.push(id);
+        continue;
+      }
+      this.events.push(JSON.parse(data.join('\n')) as Message);
+      this.eventIds.push(id);
     }
   }
 

@@ -171,6 +171,16 @@ export interface Revision {
   readonly lanes: ReadonlyMap<string, Lane>;
   /** Its Streamable HTTP binding, where it adds rules of its own; otherwise every answer is 200. */
   readonly http?: HttpBinding;
+  /**
+   * Whether its SSE streams over Streamable HTTP resume. `ids`: events carry
+   * ids and a GET with `Last-Event-ID` replays what one stream missed
+   * (2025-06-18 basic/transports §Resumability and Redelivery). `polling`:
+   * that, and each stream opens with a priming event (an id, empty data) and
+   * `retry`, after which the server may close the connection and the client
+   * polls (2025-11-25 basic/transports §Sending Messages to the Server, 6).
+   * Absent: no ids, and `Last-Event-ID` is ignored (2026-07-28 has no resumption).
+   */
+  readonly resumption?: 'ids' | 'polling';
   /** Maps anything thrown by a handler to the error object this revision sends. */
   encodeError(error: unknown, logger: Logger): JsonRpcErrorObject;
   /** The notification a legacy session receives for an engine event, if any. */

@@ -174,6 +174,22 @@ function redisState(link: RedisLink): SharedState {
       const args = [expected === undefined ? '0' : '1', expected ?? '', value, String(Math.max(1, Math.round(ttlMs)))];
       return (await run(() => commands.eval(SWAP_SCRIPT, { keys: [prefix + key], arguments: args }))) === 1;
     },
+    async append(key, value, keep, ttlMs) {
+      const list = prefix + key;
+      // One transaction: the entry, the cap (LTRIM 1 0 empties the list when none is kept), the expiry.
+      const [start, stop] = keep > 0 ? [-keep, -1] : [1, 0];
+      await run(() =>
+        commands
+          .multi()
+          .rPush(list, value)
+          .lTrim(list, start, stop)
+          .pExpire(list, Math.max(1, Math.round(ttlMs)))
+          .exec(),
+      );
+    },
+    async entries(key) {
+      return await run(() => commands.lRange(prefix + key, 0, -1));
+    },
     async publish(topic, message) {
       await run(() => commands.publish(prefix + topic, message));
     },

@@ -6,8 +6,20 @@
  * itself, as a single server always did.
  */
 
+/**
+ * Capped lists with an expiry: the event store of resumable SSE streams
+ * (http/sessions/event-store.ts) keeps each stream's events in one. Every
+ * method may reject when the store is out of reach.
+ */
+export interface SharedLists {
+  /** Appends `value` to the list under `key`, keeps its newest `keep` entries (0: none), and makes it expire `ttlMs` from now. */
+  append(key: string, value: string, keep: number, ttlMs: number): Promise<void>;
+  /** Every entry of the list under `key`, oldest first; empty when there is none. */
+  entries(key: string): Promise<string[]>;
+}
+
 /** Shared records and topics; every method may reject when the store is out of reach. */
-export interface SharedState {
+export interface SharedState extends SharedLists {
   /** This process's random id, so a replica can skip its own broadcasts. */
   readonly replica: string;
   get(key: string): Promise<string | undefined>;
@@ -69,6 +81,38 @@ export function createChangeBus(shared: SharedState): ChangeBus {
         if (parsed.from === shared.replica) return;
         listener(typeof parsed.revision === 'string' ? { revision: parsed.revision } : {});
       });
+    },
+  };
+}
+
+/**
+ * {@link SharedLists} in this process's memory, for a server without shared
+ * state. Expired lists are dropped when read, and all of them at most every
+ * `sweepMs` on an append, so lists nobody reads again do not pile up.
+ */
+export function memoryLists(now: () => number = Date.now, sweepMs = 10_000): SharedLists {
+  const lists = new Map<string, { entries: string[]; expires: number }>();
+  let nextSweep = now() + sweepMs;
+  function sweep(at: number): void {
+    nextSweep = at + sweepMs;
+    for (const [key, list] of lists) if (list.expires <= at) lists.delete(key);
+  }
+  return {
+    async append(key, value, keep, ttlMs) {
+      const at = now();
+      if (at >= nextSweep) sweep(at);
+      const list = lists.get(key) ?? { entries: [], expires: 0 };
+      list.entries.push(value);
+      if (list.entries.length > keep) list.entries.splice(0, list.entries.length - keep);
+      list.expires = at + ttlMs;
+      lists.set(key, list);
+    },
+    async entries(key) {
+      const list = lists.get(key);
+      if (!list) return [];
+      if (list.expires > now()) return [...list.entries];
+      lists.delete(key);
+      return [];
     },
   };
 }

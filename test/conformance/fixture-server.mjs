@@ -230,6 +230,8 @@ const headerTools = [
 // messages each, ~50 ms apart, as the scenarios describe. test_logging_tool is
 // server-stateless's probe: a 2026-07-28 request without
 // _meta["io.modelcontextprotocol/logLevel"] must get none of its messages.
+/** A request still running this long gets an SSE answer whose connection closes; the client polls (HttpOptions.resumption). */
+const POLL_AFTER_MS = 1000;
 const reportingTools = [
   defineTool({
     name: 'test_tool_with_logging',
@@ -253,6 +255,18 @@ const reportingTools = [
       await sleep(50, undefined, { signal: ctx.signal });
       ctx.progress(100, 100);
       return 'Progress test completed';
+    },
+  }),
+  // server-sse-polling (2025-11-25, SEP-1699): runs past the fixture's
+  // resumption.pollAfterMs, so its answer turns to SSE (a priming event with
+  // `retry`), the connection closes mid-call, and the result comes on the GET
+  // that resumes with Last-Event-ID.
+  defineTool({
+    name: 'test_reconnection',
+    description: 'Answers after the server has closed the connection of its SSE answer',
+    call: async (_args, ctx) => {
+      await sleep(POLL_AFTER_MS * 2, undefined, { signal: ctx.signal });
+      return 'Reconnection test completed';
     },
   }),
   defineTool({
@@ -326,7 +340,7 @@ const server = createServer({
   logger,
 });
 
-const http = await serveHttp(server, { host, port: Number(port), sessions: !values.stateless, logger });
+const http = await serveHttp(server, { host, port: Number(port), sessions: !values.stateless, logger, resumption: { pollAfterMs: POLL_AFTER_MS } });
 process.stdout.write(`${JSON.stringify({ url: http.url.href })}\n`);
 
 process.on('SIGUSR2', () => {

@@ -111,7 +111,8 @@ describe('SDK v1', () => {
     expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = (await answer.text())
       .split('\n')
-      .filter((line) => line.startsWith('data: '))
+      // A priming event (2025-11-25: an id and empty data) carries no message.
+      .filter((line) => line.startsWith('data: ') && line.length > 6)
       .map((line) => JSON.parse(line.slice(6)));
     expect(events.map((e) => e.method ?? e.id)).toEqual([
       'notifications/message',

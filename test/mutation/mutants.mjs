@@ -27,6 +27,16 @@ export const MUTANTS = [
     tests: ['test/telemetry/metrics.test.ts'],
     build: true,
   },
+  // Resumable streams (transport/http/sessions/event-store.ts): a Last-Event-ID is looked up only in
+  // the session the request names (2025-11-25 basic/transports §Resumability: never replay another stream).
+  {
+    id: 'event-store-session',
+    rule: "a stream's events are stored under its session, so another session's event id resumes nothing",
+    file: 'src/transport/http/sessions/event-store.ts',
+    find: 'const key = (sessionId: string, streamId: string): string => `events:${sessionId}:${streamId}`;',
+    replace: 'const key = (_sessionId: string, streamId: string): string => `events:${streamId}`;',
+    tests: ['test/transport/http/resume.test.ts', 'test/transport/http/sessions/event-store.test.ts'],
+  },
   // Static bearer token (transport/http/auth/static-token.ts).
   {
     id: 'token-compare',

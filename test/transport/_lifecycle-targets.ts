@@ -148,7 +148,8 @@ async function outcomeOf(response: Response, id: number): Promise<Outcome> {
   }
   const events = (await response.text())
     .split('\n')
-    .filter((line) => line.startsWith('data:'))
+    // A priming event (2025-11-25: an id and empty data) carries no message.
+    .filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '')
     .map((line) => JSON.parse(line.slice(5)) as Message);
   const message = events.find((m) => m.id === id && !('method' in m));
   return message ? { message, how } : { how: `${how} (no response on the stream)` };

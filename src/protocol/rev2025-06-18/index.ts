@@ -17,6 +17,7 @@ export const revision: Revision = {
   encodeError,
   encodeEvent: legacyEvent,
   encodeRequestEvent: requestEvent,
+  resumption: 'ids',
   encodeInputRequest: inputRequestWith(false),
 };
 

@@ -22,6 +22,7 @@ export const revision: Revision = {
   encodeError,
   encodeEvent: legacyEvent,
   encodeRequestEvent: requestEvent,
+  resumption: 'polling',
   encodeInputRequest: inputRequestWith(true),
 };
 

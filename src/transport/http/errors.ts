@@ -35,6 +35,14 @@ export const Rejections = {
     code: ErrorCode.InvalidRequest,
     message: 'Not Acceptable: the client must accept text/event-stream',
   },
+  // An id the server cannot resume from (resume.ts): not 404, which would end the session for the client.
+  StreamNotResumable: {
+    status: 400,
+    reason: 'not_resumable',
+    code: ErrorCode.InvalidRequest,
+    message:
+      'Bad Request: Last-Event-ID names no event of this session that can be resumed from (unknown, or older than the events kept); open a new stream without it',
+  },
   StreamConflict: { status: 409, reason: 'stream_conflict', code: ErrorCode.InvalidRequest, message: 'Conflict: the session already has an open GET stream' },
   PayloadTooLarge: { status: 413, reason: 'body_size', code: ErrorCode.InvalidRequest, message: 'Payload Too Large' },
   UnsupportedMediaType: {

@@ -7,7 +7,7 @@
  * both). Waiting lets a JSON answer carry the status code the response
  * calls for (2026-07-28: 404 for -32601, 400 for -32022...).
  */
-import { type JsonRpcNotification, type JsonRpcResponse, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
+import { type JsonRpcNotification, type JsonRpcOutgoing, type JsonRpcResponse, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
 import { type Acceptable, MEDIA } from './headers.js';
 import type { HttpReply } from './request.js';
 import { createSseStream, type SseStream, sseHeaders } from './sse.js';
@@ -30,6 +30,28 @@ export interface ExchangeOptions {
    * caps are reached. Without it, an answer cannot hold a question.
    */
   takeStream?: () => (() => void) | undefined;
+  /**
+   * Where an SSE answer's messages go when its stream is resumable
+   * (sessions/event-stream.ts): numbered, stored, and still taken when the
+   * client has left, for a GET with `Last-Event-ID` to resume. Called once,
+   * when the answer turns to SSE.
+   */
+  resumable?: () => StreamOutput;
+  /**
+   * With `resumable` on a revision that polls: a request still running this
+   * long after it came gets an SSE answer (primed, with `retry`) whose
+   * connection then closes; the client polls with GET (2025-11-25
+   * basic/transports §Sending Messages to the Server, 6). Default: never.
+   */
+  pollAfterMs?: number;
+}
+
+/** A resumable SSE answer's stream, as the exchange uses it (sessions/event-stream.ts `EventStream`). */
+export interface StreamOutput {
+  open(sse: SseStream): void;
+  send(message: JsonRpcOutgoing): void;
+  end(message: JsonRpcOutgoing | undefined): void;
+  detach(sse: SseStream, close?: boolean): void;
 }
 
 /** One request's pending HTTP answer. */
@@ -69,73 +91,117 @@ export function messageReply(message: JsonRpcResponse, status: number, headers?:
   return jsonText(parts ? [parts.head, parts.result, parts.tail] : serializeMessage(message), status, headers);
 }
 
+/** What one exchange holds while it answers. */
+interface State {
+  readonly options: ExchangeOptions;
+  readonly resolveResponse: (reply: HttpReply) => void;
+  stream: SseStream | undefined;
+  /** The resumable stream the SSE answer writes to, once it started (with `resumable`). */
+  output: StreamOutput | undefined;
+  finished: boolean;
+  done: boolean;
+  release: (() => void) | undefined;
+  polling: ReturnType<typeof setTimeout> | undefined;
+}
+
+// A callback, not a promise: most answers are one JSON body, and this is per request.
+function markDone(state: State): void {
+  if (state.done) return;
+  state.done = true;
+  state.release?.();
+  state.options.onDone?.();
+}
+
+function startStream(state: State, status: number): SseStream {
+  const { options } = state;
+  const opened = createSseStream({
+    ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
+    onCancel: () => {
+      // A resumable stream goes on without its connection (disconnection is not cancellation).
+      if (state.output) state.output.detach(opened);
+      else {
+        if (!state.finished) options.onClientGone?.();
+        state.finished = true;
+      }
+      markDone(state);
+    },
+  });
+  state.stream = opened;
+  state.resolveResponse({ status, headers: { ...sseHeaders(), ...options.headers }, body: opened.body });
+  state.output = options.resumable?.();
+  state.output?.open(opened);
+  return opened;
+}
+
+/** A request still running after `pollAfterMs`: an SSE answer whose connection closes, the stream going on. */
+function startPolling(state: State, pollAfterMs: number): void {
+  state.polling = setTimeout(() => {
+    if (state.finished) return;
+    const stream = state.stream ?? startStream(state, 200);
+    // The client comes back with Last-Event-ID after the `retry` the priming event gave.
+    state.output?.detach(stream, true);
+    markDone(state);
+  }, pollAfterMs);
+  (state.polling as { unref?: () => void }).unref?.();
+}
+
+function finish(state: State, message: JsonRpcResponse | undefined): void {
+  const { options } = state;
+  if (state.output) state.output.end(message);
+  else if (state.stream) {
+    if (message) state.stream.send(message);
+    state.stream.close();
+  } else if (!message) {
+    // Cancelled before anything was sent.
+    state.resolveResponse({ status: 204, headers: options.headers ?? {} });
+  } else if (options.accept.json) {
+    state.resolveResponse(messageReply(message, options.statusFor(message), options.headers));
+  } else {
+    const sse = startStream(state, options.statusFor(message));
+    // startStream set it (the narrowing above cannot know).
+    const started = state.output as StreamOutput | undefined;
+    if (started) started.end(message);
+    else {
+      sse.send(message);
+      sse.close();
+    }
+  }
+}
+
 /** Starts an exchange in the pending state. */
 export function createExchange(options: ExchangeOptions): Exchange {
   let resolveResponse!: (reply: HttpReply) => void;
   const response = new Promise<HttpReply>((resolve) => {
     resolveResponse = resolve;
   });
-  let stream: SseStream | undefined;
-  let finished = false;
-  let done = false;
-  let release: (() => void) | undefined;
-  // A callback, not a promise: most answers are one JSON body, and this is per request.
-  function markDone(): void {
-    if (done) return;
-    done = true;
-    release?.();
-    options.onDone?.();
-  }
-
-  function startStream(status: number): SseStream {
-    const opened = createSseStream({
-      ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
-      onCancel: () => {
-        if (!finished) options.onClientGone?.();
-        finished = true;
-        markDone();
-      },
-    });
-    resolveResponse({ status, headers: { ...sseHeaders(), ...options.headers }, body: opened.body });
-    return opened;
-  }
-
+  const state: State = { options, resolveResponse, stream: undefined, output: undefined, finished: false, done: false, release: undefined, polling: undefined };
+  if (options.resumable && options.pollAfterMs !== undefined && options.accept.sse) startPolling(state, options.pollAfterMs);
   return {
     response,
     notify(notification) {
-      if (finished) return;
-      if (!stream) {
+      if (state.finished) return;
+      if (!state.stream) {
         // A client that refuses SSE cannot receive notifications; they are dropped.
         if (!options.accept.sse) return;
-        stream = startStream(200);
+        startStream(state, 200);
       }
-      stream.send(notification);
+      if (state.output) state.output.send(notification);
+      else state.stream?.send(notification);
     },
     finish(message) {
-      if (finished) return;
-      finished = true;
-      if (stream) {
-        if (message) stream.send(message);
-        stream.close();
-      } else if (!message) {
-        // Cancelled before anything was sent.
-        resolveResponse({ status: 204, headers: options.headers ?? {} });
-      } else if (options.accept.json) {
-        resolveResponse(messageReply(message, options.statusFor(message), options.headers));
-      } else {
-        const sse = startStream(options.statusFor(message));
-        sse.send(message);
-        sse.close();
-      }
-      markDone();
+      if (state.finished) return;
+      state.finished = true;
+      clearTimeout(state.polling);
+      finish(state, message);
+      markDone(state);
     },
     hold() {
-      if (finished) return 'The request that asks has ended';
-      if (release) return undefined;
+      if (state.finished) return 'The request that asks has ended';
+      if (state.release) return undefined;
       if (!options.accept.sse) return "The client does not accept text/event-stream, so this request's answer cannot carry a question";
       const taken = options.takeStream?.();
       if (!taken) return "Too many requests wait for this client's answers or hold its streams; answer or cancel one first";
-      release = taken;
+      state.release = taken;
       return undefined;
     },
   };

@@ -24,6 +24,7 @@ import { ErrorCode } from '../../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from '../../jsonrpc/messages.js';
 import { type Logger, type Server, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
+import { memoryLists } from '../shared-state.js';
 import { type AuthGate, createAuthGate } from './auth/gate.js';
 import { Rejections, reject } from './errors.js';
 import { createUserRoutes } from './extra-routes.js';
@@ -34,6 +35,7 @@ import type { HttpHandler, HttpOptions } from './options.js';
 import { createBodyBudget, type HttpReply, type HttpRequest, type Reply, type Route } from './request.js';
 import { type RouteTable, routeTable } from './routes.js';
 import { createSessionLookup, type SessionLookup } from './sessions/lookup.js';
+import { createResumption, resumptionSettings } from './sessions/resume.js';
 import { createSessionRoutes, type RouteContext, type SessionRoutes } from './sessions/routes.js';
 import { createSharedSessions, type SharedSessions } from './sessions/shared.js';
 import { createSessionStore, type Session, type SessionStore } from './sessions/store.js';
@@ -199,13 +201,21 @@ function openSessions(server: Server, options: HttpOptions, logger: Logger, meth
     shared?.refresh();
   }, sweepMs);
   (sweeper as { unref?: () => void }).unref?.();
-  const routes = createSessionRoutes(server, store, sessionsEnabled, logger, { ...context, ...(shared ? { saved: shared.saved } : {}) });
+  const settings = resumptionSettings(options.resumption);
+  // Event ids and replay (resume.ts): the events in Redis with shared state, else in memory.
+  const resumption = settings && sessionsEnabled ? createResumption(settings, options.shared ?? memoryLists(), options.shared, store, logger) : undefined;
+  const routes = createSessionRoutes(server, store, sessionsEnabled, logger, {
+    ...context,
+    ...(shared ? { saved: shared.saved } : {}),
+    ...(resumption ? { resumption } : {}),
+  });
   return {
     lookup,
     routes,
     stop() {
       clearInterval(sweeper);
       shared?.close();
+      resumption?.close();
     },
     drainable: () => store.all().map((session) => drainable(store, session)),
     count: () => store.size,

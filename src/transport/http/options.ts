@@ -122,6 +122,20 @@ export interface HttpOptions {
   sessions?: boolean;
   /** Interval of keep-alive comments on long-lived SSE streams. Default 15000 ms. */
   keepAliveMs?: number;
+  /**
+   * Resumable SSE streams of 2025 sessions (2025-06-18 and 2025-11-25
+   * basic/transports §Resumability and Redelivery): event ids on SSE answers
+   * and GET streams, and a GET with `Last-Event-ID` replays what one stream
+   * missed, from this process's memory or, with {@link shared}, from Redis on
+   * any replica. Each stream keeps its last `maxEvents` events (default
+   * 1000), `maxBytes` bytes (default 1 MiB) and `maxAgeMs` of age (default
+   * 5 minutes); a resume from before that is refused (400), never replayed
+   * with a gap. On 2025-11-25 each stream opens with a priming event and
+   * `retry: retryMs` (default 1000); with `pollAfterMs`, a request still
+   * running that long gets an SSE answer whose connection then closes, and
+   * the client polls with GET. False: no event ids, `Last-Event-ID` ignored.
+   */
+  resumption?: false | { maxEvents?: number; maxBytes?: number; maxAgeMs?: number; retryMs?: number; pollAfterMs?: number };
   /** A legacy session idle this long, without a GET stream, ends. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Most legacy sessions kept; the least recently used idle one makes room. Default 1000. */

@@ -23,6 +23,12 @@ export interface SseStream {
   readonly open: boolean;
   /** Writes one message as a `message` event; ignored once closed. */
   send(message: JsonRpcOutgoing): void;
+  /**
+   * Writes a serialized message as a `message` event with an `id`, after a
+   * `retry` field (ms) when given; empty data is an event that only sets
+   * the id and the retry (a priming event). Ignored once closed.
+   */
+  sendEvent(data: string, id?: string, retryMs?: number): void;
   /** Ends the stream from the server side. */
   close(): void;
 }
@@ -102,6 +108,11 @@ export function createSseStream(options: SseOptions = {}): SseStream {
     send(message) {
       // JSON text never holds a raw newline, so one data line holds the whole message.
       write(`event: message\ndata: ${serializeMessage(message)}\n\n`);
+    },
+    sendEvent(data, id, retryMs) {
+      // Ids are this server's own (event-store.ts: letters, digits, `_`), never a line break.
+      const head = `${retryMs === undefined ? '' : `retry: ${retryMs}\n`}${id === undefined ? '' : `id: ${id}\n`}`;
+      write(data === '' ? `${head}data: \n\n` : `${head}event: message\ndata: ${data}\n\n`);
     },
     close() {
       if (!open) return;

@@ -16,6 +16,7 @@ import { createExchange, type Exchange, jsonReply } from '../exchange.js';
 import { type Acceptable, HEADER, parseAccept } from '../headers.js';
 import type { HttpReply, HttpRequest } from '../request.js';
 import { createSseStream, sseHeaders } from '../sse.js';
+import type { Resumption } from './resume.js';
 import { attachStream, type Session, type SessionStore } from './store.js';
 
 /** What the routes need from the handler. */
@@ -34,6 +35,8 @@ export interface RouteContext {
    * the write failed.
    */
   saved?(session: Session): Promise<boolean> | undefined;
+  /** Resumable streams for the sessions whose revision resumes them (resume.ts); none when turned off. */
+  resumption?: Resumption;
 }
 
 /** The session routes. */
@@ -41,7 +44,7 @@ export interface SessionRoutes {
   /** A POST the resolver gave to a session revision, in `session` when it named a known one. */
   post(request: HttpRequest, resolved: Exclude<Resolved, { kind: 'answer' }>, accept: Acceptable, session: Session | undefined): HttpReply | Promise<HttpReply>;
   /** A GET on a known session: its SSE stream. */
-  get(request: HttpRequest, session: Session): HttpReply;
+  get(request: HttpRequest, session: Session): HttpReply | Promise<HttpReply>;
 }
 
 /** 202 with no body; a new reply each time, since CORS adds its headers to it. */
@@ -110,6 +113,7 @@ function answer(
     onDone: track(),
     ...(headers ? { headers } : {}),
     ...(request ? { takeStream: () => takeStream(request) } : {}),
+    ...(session ? routes.context.resumption?.forPost(session) : {}),
   });
   if (session) {
     session.inFlight++;
@@ -197,26 +201,31 @@ function alone(routes: Routes, resolved: Extract<Resolved, { kind: 'request' }>,
   return answer(routes, undefined, run, request.id, accept);
 }
 
-/** A GET on a known session: its SSE stream. */
-function openStream(routes: Routes, request: HttpRequest, session: Session): HttpReply {
-  const { keepAliveMs, takeStream } = routes.context;
+/** A GET on a known session: its SSE stream, or with `Last-Event-ID` the stream it resumes (resume.ts). */
+function openStream(routes: Routes, request: HttpRequest, session: Session): HttpReply | Promise<HttpReply> {
+  const { keepAliveMs, takeStream, resumption } = routes.context;
   const refused = sessionVersionRefused(versionHeader(request.headers), null);
   if (refused) return jsonReply(refused, 400);
   if (!parseAccept(request.headers.get(HEADER.accept)).sse) return reject(Rejections.StreamNotAcceptable);
-  if (session.stream?.open) return reject(Rejections.StreamConflict);
+  // Where streams do not resume, Last-Event-ID is ignored and the request opens a fresh stream.
+  const resumes = resumption?.resumes(session) === true;
+  const lastEventId = resumes ? request.headers.get(HEADER.lastEventId) : null;
+  // A resume replaces a connection the server may still think open (the client saw it break).
+  if (lastEventId === null && session.stream?.open) return reject(Rejections.StreamConflict);
   const release = takeStream(request);
   if (!release) return reject(Rejections.TooManyStreams);
-  // No event ids: this server does not resume streams, so Last-Event-ID is ignored
-  // and the request opens a fresh stream (resumability is optional, 2025-06-18 §Resumability).
+  if (lastEventId !== null && resumption) return resumption.resume(session, lastEventId, keepAliveMs, release);
   const stream = createSseStream({
     keepAliveMs,
     onEnd: release,
     onCancel: () => {
       if (session.stream === stream) session.stream = undefined;
+      session.events?.detach(stream);
       session.lastActive = Date.now();
     },
   });
-  attachStream(session, stream);
+  if (resumes && resumption) resumption.openGet(session, stream);
+  else attachStream(session, stream);
   session.lastActive = Date.now();
   return { status: 200, headers: sseHeaders(), body: stream.body };
 }

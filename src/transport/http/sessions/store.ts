@@ -15,6 +15,7 @@ import type { JsonRpcOutgoing, RequestId } from '../../../jsonrpc/messages.js';
 import type { Connection, Peer, Server, SessionSnapshot } from '../../../server/index.js';
 import type { Exchange } from '../exchange.js';
 import type { SseStream } from '../sse.js';
+import type { EventStream } from './event-stream.js';
 
 /** Messages kept for a session while it has no GET stream. */
 const BACKLOG_LIMIT = 100;
@@ -31,6 +32,14 @@ export interface Session {
   readonly connection: Connection;
   /** The open GET stream, where messages unrelated to a request go. */
   stream: SseStream | undefined;
+  /**
+   * The GET stream's events, on a revision whose streams resume
+   * (resume.ts): what it sends is stored, connected or not, for a GET with
+   * `Last-Event-ID`; only the replica that writes it holds it.
+   */
+  events?: EventStream | undefined;
+  /** The resumable SSE answers of requests, by stream id, until their last message. */
+  readonly streams: Map<string, EventStream>;
   /** What was sent while no GET stream was open, oldest first, at most 100. */
   readonly backlog: JsonRpcOutgoing[];
   /** Requests being answered. */
@@ -156,7 +165,10 @@ function openSession(server: Server, id: string, now: number, keepBacklog: boole
       // (§Listening for Messages from the Server).
       const exchange = relatedTo === undefined ? undefined : session.exchanges.get(relatedTo);
       if (exchange && 'method' in message) return exchange.notify(message);
-      if (session.stream?.open) return session.stream.send(message);
+      if (session.events) {
+        session.events.send(message);
+        if (session.events.attached) return;
+      } else if (session.stream?.open) return session.stream.send(message);
       if (!keepBacklog) return;
       if (backlog.length >= BACKLOG_LIMIT) backlog.shift();
       backlog.push(message);
@@ -172,6 +184,7 @@ function openSession(server: Server, id: string, now: number, keepBacklog: boole
     stream: undefined,
     inFlight: 0,
     exchanges: new Map(),
+    streams: new Map(),
     lastActive: now,
     backlog,
     connection: server.connect(peer, restore ? { restore } : undefined),

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer, definePrompt, liveResources, type Server, staticPrompts } from '../../../../src/index.js';
 import { createSharedSessions, type SharedSessions } from '../../../../src/transport/http/sessions/shared.js';
 import { createSessionStore, type Session, type SessionStore } from '../../../../src/transport/http/sessions/store.js';
-import type { SharedState } from '../../../../src/transport/shared-state.js';
+import { memoryLists, type SharedState } from '../../../../src/transport/shared-state.js';
 
 const VERSION = '2025-11-25';
 
@@ -18,6 +18,7 @@ const VERSION = '2025-11-25';
 function memoryState() {
   const records = new Map<string, string>();
   const topics = new Map<string, Set<(message: string) => void>>();
+  const lists = memoryLists();
   let replicas = 0;
   const replica = (): SharedState => ({
     replica: `r${++replicas}`,
@@ -39,6 +40,7 @@ function memoryState() {
       set.add(listener);
       return () => set.delete(listener);
     },
+    ...lists,
     ping: async () => true,
     close: async () => {},
   });
