@@ -135,6 +135,12 @@ export interface MethodContext extends RequestContext {
   inputs: InputBroker | undefined;
   /** The server's tasks (core/tasks.ts): a tools/call may start one, the tasks methods read them. */
   readonly tasks: Tasks;
+  /**
+   * Whether the caller is known apart from others: authenticated by the
+   * transport (`principal`), or the only caller the transport has (stdio).
+   * What lists a caller's own things (2025-11-25 `tasks/list`) needs it.
+   */
+  readonly identified: boolean;
   /** Aborted when the server shuts down: long-lived requests end gracefully on it. */
   closing: AbortSignal;
   /** Writes a notification on the connection the request came from. */

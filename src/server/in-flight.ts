@@ -74,6 +74,7 @@ export class InFlight implements MethodContext {
   readonly client: { readonly capabilities: Readonly<Record<string, unknown>> };
   readonly principal: Principal | undefined;
   readonly tasks: Tasks;
+  readonly identified: boolean;
   readonly id: RequestId;
   readonly session: LegacySession | undefined;
   declare readonly signal: AbortSignal;
@@ -137,6 +138,7 @@ export class InFlight implements MethodContext {
     this.#revision = revision;
     this.facts = facts;
     this.principal = facts.principal;
+    this.identified = facts.principal !== undefined || shared.peer.soleCaller === true;
     this.client = { capabilities: session ? session.clientCapabilities : (facts.clientCapabilities ?? NO_CAPABILITIES) };
     Object.defineProperty(this, 'signal', InFlight.#own.signal);
     Object.defineProperty(this, 'cancelled', InFlight.#own.cancelled);

@@ -34,6 +34,13 @@ export interface Peer {
    * it: `pipe` for stdio, `tcp` for HTTP. For observers only.
    */
   readonly network?: 'pipe' | 'tcp';
+  /**
+   * Whether whoever reaches the server through this peer is one caller
+   * (stdio: the process that started the server), so that what belongs to
+   * "the unauthenticated caller" belongs to it alone. Over HTTP anyone may
+   * connect: without a principal, callers cannot be told apart.
+   */
+  readonly soleCaller?: boolean;
   /** The HTTP session id (`Mcp-Session-Id`) of a 2025 session's peer. For observers only. */
   readonly sessionId?: string;
 }

@@ -492,4 +492,14 @@ export const MUTANTS = [
     replace: 'return record;',
     tests: ['test/server/tasks.test.ts', 'test/transport/http/auth/tasks.test.ts'],
   },
+  // §Security Considerations: a server that cannot tell callers apart SHOULD NOT list tasks.
+  {
+    id: 'task-list-identified',
+    rule: 'tasks/list is served only to a caller told apart from others (a principal, or stdio)',
+    file: 'src/server/in-flight.ts',
+    find: 'this.identified = facts.principal !== undefined || shared.peer.soleCaller === true;',
+    replace: 'this.identified = true;',
+    tests: ['test/protocol/tasks-wire.test.ts'],
+    build: true,
+  },
 ];

@@ -84,7 +84,16 @@ export async function findTask(params: Record<string, unknown>, ctx: MethodConte
 
 const WORDING: TaskWording = { ttl: 'ttl', pollInterval: 'pollInterval', toolErrorsFail: true, carriesInput: true };
 
-const TASKS_CAPABILITY = Object.freeze({ list: {}, cancel: {}, requests: Object.freeze({ tools: Object.freeze({ call: {} }) }) });
+const REQUESTS = Object.freeze({ tools: Object.freeze({ call: {} }) });
+
+/**
+ * The `tasks` capability. §Security Considerations: a server that cannot tell
+ * callers apart SHOULD NOT declare `list` (it would show any caller every
+ * task), so it is declared only to an identified caller (MethodContext
+ * `identified`); the others reach their tasks by id alone, a random UUID.
+ */
+const TASKS_CAPABILITY = Object.freeze({ list: {}, cancel: {}, requests: REQUESTS });
+const UNLISTED_CAPABILITY = Object.freeze({ cancel: {}, requests: REQUESTS });
 
 /** `io.modelcontextprotocol/related-task` (§Associating Task-Related Messages). */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -120,7 +129,7 @@ export function addTasks(handlers: Map<string, MethodHandler>, shape: Shape, rev
   handlers.set('initialize', async (params, ctx) => {
     const result = await initialize(params, ctx);
     // §Capabilities: tools/call may be a task, tasks can be listed (bound to their caller) and cancelled.
-    if (ctx.engine.features.tasks) result.capabilities = { ...(result.capabilities as Wire), tasks: TASKS_CAPABILITY };
+    if (ctx.engine.features.tasks) result.capabilities = { ...(result.capabilities as Wire), tasks: ctx.identified ? TASKS_CAPABILITY : UNLISTED_CAPABILITY };
     return result;
   });
   const call = handlers.get('tools/call') as MethodHandler;
@@ -150,6 +159,8 @@ export function addTasks(handlers: Map<string, MethodHandler>, shape: Shape, rev
   });
   handlers.set('tasks/list', async (params, ctx) => {
     served(ctx);
+    // Not declared to a caller that cannot be told apart from others: -32601, as for any method not served.
+    if (!ctx.identified) throw new MethodNotFoundError('tasks/list');
     // One page: a caller keeps at most `maxTasksPerOwner` tasks. A cursor is one this server never gave: -32602 (§Error Handling).
     if (optionalString(params, 'cursor') !== undefined) throw new InvalidParamsError('Unknown cursor', { field: 'cursor' });
     const records = await ctx.tasks.list(principalId(ctx.principal));

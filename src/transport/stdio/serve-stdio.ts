@@ -149,7 +149,7 @@ function stdioOutput(output: Writable, maxBufferedOutput: number): StdioOutput {
 export function serveStdio(server: Server, options: StdioOptions = {}): StdioServer {
   const { input, output, logger, maxBytes, drainTimeoutMs, maxBufferedOutput, maxConcurrent, maxListens } = settings(server, options);
   const out = stdioOutput(output, maxBufferedOutput);
-  const connection = server.connect({ send: out.write, carriesRequests: true, network: 'pipe' });
+  const connection = server.connect({ send: out.write, carriesRequests: true, soleCaller: true, network: 'pipe' });
   const scheduler = createScheduler(
     connection,
     {
