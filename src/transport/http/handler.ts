@@ -25,6 +25,7 @@ import { errorResponse, type JsonRpcRequest, type JsonRpcResponse } from '../../
 import { type Logger, type Server, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { memoryLists } from '../shared-state.js';
+import { sharedTaskStore } from '../task-store.js';
 import { type AuthGate, createAuthGate } from './auth/gate.js';
 import { Rejections, reject } from './errors.js';
 import { createUserRoutes } from './extra-routes.js';
@@ -87,6 +88,8 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     // Long-lived streams (listen requests, GET streams), overall and per client (stream-caps.ts).
     takeStream: createStreamCaps(options.maxStreams ?? 1000, options.maxStreamsPerClient ?? 32, options.trustProxy === true, metrics?.streams),
   };
+  // The server's tasks live in the shared state too: any replica reads, cancels and answers any task.
+  if (options.shared) server.tasks.useStore(sharedTaskStore(options.shared));
   const sessions = openSessions(server, options, logger, methods, context);
   openNow = sessions.count;
   const stateless = createStatelessRoute(server, context);

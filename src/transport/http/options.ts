@@ -179,8 +179,9 @@ export interface HttpOptions {
   drainTimeoutMs?: number;
   /**
    * State shared with other replicas of this server (see `connectRedis`):
-   * legacy sessions live there, so any replica serves any session. Default:
-   * none, everything stays in this process.
+   * legacy sessions, resumable stream events and the server's tasks live
+   * there, so any replica serves any session and any task. Default: none,
+   * everything stays in this process.
    */
   shared?: SharedState;
   /**

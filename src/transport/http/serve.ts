@@ -11,7 +11,6 @@ import { type MetricsOptions, serveMetrics } from '../../telemetry/listener.js';
 import { MetricsRegistry } from '../../telemetry/registry.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, type Drainable, drain } from '../lifecycle.js';
 import { type ChangeBus, createChangeBus, type SharedState } from '../shared-state.js';
-import { sharedTaskStore } from '../task-store.js';
 import { createHttpHandler } from './handler.js';
 import { toNodeHandler } from './node.js';
 import type { HttpHandler, HttpOptions } from './options.js';
@@ -106,7 +105,6 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const metricsServer = options.metrics === undefined || options.metrics instanceof MetricsRegistry ? undefined : await serveMetrics(server, options.metrics);
   const metrics = metricsServer?.registry ?? (options.metrics instanceof MetricsRegistry ? options.metrics : undefined);
   const { shared, ready } = await connectShared(options, logger, metrics);
-  if (shared) server.tasks.useStore(sharedTaskStore(shared));
   const { metrics: _listen, ...handlerOptions } = options;
   const handler = createHttpHandler(server, { ...handlerOptions, ...(metrics ? { metrics } : {}), ...(shared ? { shared } : {}), ...(ready ? { ready } : {}) });
   const handle = toNodeHandler(handler, {
