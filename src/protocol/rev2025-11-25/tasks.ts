@@ -179,7 +179,9 @@ export function addTasks(handlers: Map<string, MethodHandler>, shape: Shape, rev
     const found = await findTask(params, ctx);
     const owner = principalId(ctx.principal);
     // §Result Retrieval: blocks until the task is terminal, then answers what the call would have.
-    const record = (await ctx.tasks.settled(found.id, owner, ctx.signal, relay(found.id, owner, ctx))) ?? found;
+    const record = await ctx.tasks.settled(found.id, owner, ctx.signal, relay(found.id, owner, ctx));
+    // Gone while the request waited (its TTL ran out): as unknown as any task the server no longer has.
+    if (!record) throw new InvalidParamsError('Task not found', { taskId: found.id });
     const meta = { [RELATED_TASK]: { taskId: record.id } };
     if (record.result) return { ...encodeToolResult(record.result, shape), _meta: { ...record.result._meta, ...meta } };
     if (record.error) throw new ProtocolError(record.error.code, record.error.message, record.error.data);
