@@ -364,3 +364,42 @@ export async function startHttpFixture(script: string, args: string[], closers: 
   });
   return { url, child };
 }
+
+/** One GET stream a {@link cuttableGets} fetch opened. */
+export interface CuttableGet {
+  /** Cuts the connection under the client. */
+  readonly abort: AbortController;
+  /** The `Last-Event-ID` it resumed from; null for a first GET. */
+  readonly lastEventId: string | null;
+  /** Whether an event id (a priming event, on 2025-11-25) has come down it. */
+  primed: boolean;
+}
+
+/**
+ * A fetch for an SDK client's transport whose GET streams the test can cut
+ * (`gets[i].abort`), and whose reconnections (a GET with `Last-Event-ID`)
+ * wait until the test lets them through; other requests go as they are.
+ */
+export function cuttableGets(): { fetch: typeof fetch; gets: CuttableGet[]; letThrough: () => void } {
+  const gets: CuttableGet[] = [];
+  let letThrough!: () => void;
+  const reconnecting = new Promise<void>((resolve) => {
+    letThrough = resolve;
+  });
+  const cuttable = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (init?.method !== 'GET') return fetch(input, init);
+    const lastEventId = new Headers(init.headers).get('last-event-id');
+    if (lastEventId !== null) await reconnecting;
+    const get: CuttableGet = { abort: new AbortController(), lastEventId, primed: false };
+    gets.push(get);
+    const response = await fetch(input, { ...init, signal: get.abort.signal });
+    const seen = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (new TextDecoder().decode(chunk).includes('id:')) get.primed = true;
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body?.pipeThrough(seen) ?? null, { status: response.status, headers: response.headers });
+  };
+  return { fetch: cuttable as typeof fetch, gets, letThrough };
+}

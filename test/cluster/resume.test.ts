@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cuttableGets } from '../_http-client.js';
 import { Figures, writeSection } from '../reliability/_report.js';
 import { rawPromptNames } from './_clients.js';
 import { type Cluster, startCluster, upstreamsOf } from './_cluster.js';
@@ -40,28 +41,8 @@ async function addSkill(name: string, replicaUrl: string): Promise<void> {
 
 describe('a GET stream cut and resumed on another replica', () => {
   it('gets each notification sent while it was cut exactly once, then live ones', async () => {
-    const gets: { abort: AbortController; lastEventId: string | null; primed: boolean }[] = [];
-    let letThrough!: () => void;
-    const reconnecting = new Promise<void>((resolve) => {
-      letThrough = resolve;
-    });
-    const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      if (init?.method !== 'GET') return fetch(input, init);
-      const lastEventId = new Headers(init.headers).get('last-event-id');
-      if (lastEventId !== null) await reconnecting;
-      const get = { abort: new AbortController(), lastEventId, primed: false };
-      gets.push(get);
-      const response = await fetch(input, { ...init, signal: get.abort.signal });
-      // Seen through: whether the client has had an event id (the priming event) to resume from.
-      const seen = new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          if (new TextDecoder().decode(chunk).includes('id:')) get.primed = true;
-          controller.enqueue(chunk);
-        },
-      });
-      return new Response(response.body?.pipeThrough(seen) ?? null, { status: response.status, headers: response.headers });
-    };
-    const transport = new StreamableHTTPClientTransport(new URL(cluster.nginx.url), { fetch: fetchFn as typeof fetch });
+    const { fetch: fetchFn, gets, letThrough } = cuttableGets();
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.nginx.url), { fetch: fetchFn });
     const client = new Client({ name: 'resume-cluster', version: '1' });
     let heard = 0;
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => {

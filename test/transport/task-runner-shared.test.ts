@@ -8,37 +8,25 @@
  * and, on a graceful close, fails its running tasks before Redis closes.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskStart } from '../../src/core/tasks.js';
 import { serveHttp } from '../../src/http.js';
 import { createServer, memoryTaskStore, silentLogger, type TaskStore } from '../../src/index.js';
 import { createTaskRunner, type TaskRunner } from '../../src/server/tasks.js';
-import { connectRedis } from '../../src/transport/redis.js';
 import { sharedTaskStore } from '../../src/transport/task-store.js';
 import { ROOT } from '../_stdio-client.js';
-import { startRedis, tempDir, until } from '../cluster/_processes.js';
+import { until } from '../cluster/_processes.js';
+import { useRedis } from './_redis.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let dir: ReturnType<typeof tempDir>;
+const redis = useRedis('task-runner');
 const closers: Array<() => Promise<unknown>> = [];
-
-beforeAll(async () => {
-  dir = tempDir('skillport-task-runner-');
-  redis = await startRedis(dir.path);
-});
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-});
-afterAll(async () => {
-  await redis?.stop();
-  dir?.cleanup();
 });
 
 /** A replica's task store: its own connections to the test's Redis, under `prefix`. */
 async function storeOver(prefix: string): Promise<TaskStore> {
-  const shared = await connectRedis(redis.url, { prefix });
-  closers.push(() => shared.close());
-  return sharedTaskStore(shared);
+  return sharedTaskStore(await redis.replica(prefix));
 }
 
 /** Two runners, each on its own connections to one Redis, with a short lease. */
@@ -173,7 +161,7 @@ async function runnerProcess(prefix: string, leaseMs: number): Promise<{ child: 
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, REDIS_URL: redis.url, PREFIX: prefix },
+    env: { ...process.env, REDIS_URL: redis.url(), PREFIX: prefix },
   });
   closers.push(async () => void child.kill('SIGKILL'));
   let out = '';
@@ -191,7 +179,7 @@ describe('serveHttp with redis', () => {
     const seen = { aborted: false };
     const server = createServer({ name: 'tasks', version: '1.0.0' });
     closers.push(async () => server.close());
-    const http = await serveHttp(server, { redis: redis.url });
+    const http = await serveHttp(server, { redis: redis.url() });
     closers.push(() => http.close());
     const started = await server.tasks.start(spec(untilAborted(seen)));
     // Work that does not heed its signal ends after Redis closed: its end cannot be written, and is no error of the process's.

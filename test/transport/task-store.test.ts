@@ -8,35 +8,17 @@
  * is killed. The same through nginx and three served replicas:
  * test/cluster/tasks.test.ts.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskRecord, TaskStore } from '../../src/index.js';
-import { connectRedis } from '../../src/transport/redis.js';
 import type { SharedState } from '../../src/transport/shared-state.js';
 import { sharedTaskStore } from '../../src/transport/task-store.js';
-import { startRedis, tempDir, until } from '../cluster/_processes.js';
+import { until } from '../cluster/_processes.js';
+import { useRedis } from './_redis.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let dir: ReturnType<typeof tempDir>;
-const closers: Array<() => Promise<unknown>> = [];
-
-beforeAll(async () => {
-  dir = tempDir('skillport-task-store-');
-  redis = await startRedis(dir.path);
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-});
-afterAll(async () => {
-  await redis?.stop();
-  dir?.cleanup();
-});
+const redis = useRedis('task-store');
 
 /** One replica's shared state: its own two connections to the test's Redis, under a prefix of the test's. */
-async function replica(prefix: string): Promise<SharedState> {
-  const shared = await connectRedis(redis.url, { prefix });
-  closers.push(() => shared.close());
-  return shared;
-}
+const replica = (prefix: string): Promise<SharedState> => redis.replica(prefix);
 
 /** Two replicas' task stores over one Redis, under a prefix of their own. */
 async function twoStores(): Promise<[TaskStore, TaskStore, SharedState]> {

@@ -10,7 +10,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp } from '../../../src/http.js';
 import { createServer, defineResource, liveResources } from '../../../src/index.js';
-import { eventually } from '../../_http-client.js';
+import { cuttableGets, eventually } from '../../_http-client.js';
 
 const URIS = Array.from({ length: 6 }, (_, i) => `test://r${i}`);
 
@@ -26,21 +26,9 @@ describe('the v1 client', () => {
     const server = createServer({ name: 'resume-sdk', version: '1', resources });
     running = await serveHttp(server, { host: '127.0.0.1', port: 0, resumption: { retryMs: 20 } });
     // The GET stream's fetch: each can be cut by the test; a reconnection waits until the test lets it through.
-    const gets: { abort: AbortController; lastEventId: string | null }[] = [];
-    let letThrough!: () => void;
-    const reconnecting = new Promise<void>((resolve) => {
-      letThrough = resolve;
-    });
-    const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      if (init?.method !== 'GET') return fetch(input, init);
-      const lastEventId = new Headers(init.headers).get('last-event-id');
-      if (lastEventId !== null) await reconnecting;
-      const abort = new AbortController();
-      gets.push({ abort, lastEventId });
-      return fetch(input, { ...init, signal: abort.signal });
-    };
+    const { fetch: fetchFn, gets, letThrough } = cuttableGets();
     const transport = new StreamableHTTPClientTransport(running.url, {
-      fetch: fetchFn as typeof fetch,
+      fetch: fetchFn,
       reconnectionOptions: { initialReconnectionDelay: 20, maxReconnectionDelay: 100, reconnectionDelayGrowFactor: 1, maxRetries: 5 },
     });
     const client = new Client({ name: 'resume-v1', version: '1' });
