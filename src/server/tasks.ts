@@ -33,8 +33,13 @@ export interface TaskOptions {
 
 /** The runner, with what the server and its transports call besides {@link Tasks}. */
 export interface TaskRunner extends Tasks {
-  /** Replaces the store (a transport that brings shared state), before the server serves: a task already running would move to a store that lacks its record. */
-  useStore(store: TaskStore): void;
+  /**
+   * Replaces the default store (a transport that brings shared state), before
+   * the server serves: a task already running would move to a store that
+   * lacks its record. A store given to `createServer({ tasks: { store } })`
+   * stays: false then, true when replaced.
+   */
+  useStore(store: TaskStore): boolean;
   /** Marks every task this process runs as failed and stops them (the server shuts down). */
   close(): Promise<void>;
 }
@@ -57,6 +62,8 @@ export function createTaskRunner(options: TaskOptions, logger: Logger, fallback:
 
 class Runner implements TaskRunner {
   #store: TaskStore;
+  /** Whether the store was chosen by whoever made the server, not defaulted. */
+  readonly #given: boolean;
   readonly #logger: Logger;
   readonly #ttlMs: number;
   readonly #pollIntervalMs: number;
@@ -69,6 +76,7 @@ class Runner implements TaskRunner {
 
   constructor(options: TaskOptions, logger: Logger, fallback: () => TaskStore) {
     this.#store = options.store ?? fallback();
+    this.#given = options.store !== undefined;
     this.#logger = logger;
     this.#ttlMs = positive(options.ttlMs ?? 3_600_000, 'tasks.ttlMs');
     this.#pollIntervalMs = positive(options.pollIntervalMs ?? 1000, 'tasks.pollIntervalMs');
@@ -263,10 +271,12 @@ class Runner implements TaskRunner {
     return this.#store.onSignal((id) => void tell(id));
   }
 
-  useStore(next: TaskStore): void {
+  useStore(next: TaskStore): boolean {
+    if (this.#given) return false;
     this.#stopSignals();
     this.#store = next;
     this.#stopSignals = next.onSignal((id) => void this.#look(id));
+    return true;
   }
 
   async close(): Promise<void> {

@@ -263,6 +263,23 @@ function freezable(shared: TaskStore): { store: TaskStore; freeze(): void } {
   return { store, freeze: () => (frozen = true) };
 }
 
+describe('the store', () => {
+  it('takes a transport’s shared store only where the server was given none', async () => {
+    const defaulted = createTaskRunner({}, silentLogger, memoryTaskStore);
+    runners.push(defaulted);
+    const shared = memoryTaskStore();
+    expect(defaulted.useStore(shared)).toBe(true);
+    const started = await defaulted.start(spec(async () => text('done')));
+    expect(await shared.get(started.id)).toMatchObject({ id: started.id });
+
+    const own = memoryTaskStore();
+    const chosen = runner({ store: own });
+    expect(chosen.useStore(memoryTaskStore())).toBe(false);
+    const kept = await chosen.start(spec(async () => text('done')));
+    expect(await own.get(kept.id)).toMatchObject({ id: kept.id });
+  });
+});
+
 describe('two replicas over one store', () => {
   it('renews the lease while the work runs', async () => {
     const shared = memoryTaskStore();
