@@ -16,6 +16,7 @@ export type { ElicitResult, InputRequest, InputResponse } from './core/input.js'
 export {
   InputPendingError,
   InputUnavailableError,
+  isInputPendingError,
   isInputUnavailableError,
   isMissingClientCapabilityError,
   MissingClientCapabilityError,

@@ -64,6 +64,15 @@ export class InputPendingError extends Error {
 }
 
 /**
+ * True for an {@link InputPendingError}, also one from another copy of this
+ * module. A handler that catches errors around `ctx.input` may rethrow it;
+ * it need not: a question left open ends the round anyway.
+ */
+export function isInputPendingError(value: unknown): value is InputPendingError {
+  return value instanceof InputPendingError || (value instanceof Error && value.name === 'InputPendingError');
+}
+
+/**
  * Thrown by `ctx.input` where the transport cannot carry a question to the
  * client (a 2025 revision over HTTP without sessions: no stream brings the
  * answer back). A handler may catch it and go on without the answer.

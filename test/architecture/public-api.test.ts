@@ -33,6 +33,7 @@ describe('public API', () => {
       'defineTool',
       'escapeControls',
       'escapeJsonControls',
+      'isInputPendingError',
       'isInputUnavailableError',
       'isMissingClientCapabilityError',
       'isProtocolError',

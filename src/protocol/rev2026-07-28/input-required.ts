@@ -75,16 +75,21 @@ export function withInput(method: string, handler: MethodHandler, codec: (ctx: P
     const known = carried === NO_ANSWERS ? responses : responses === NO_ANSWERS ? carried : { ...carried, ...responses };
     const round = new Round(known, ctx.client?.capabilities ?? NO_ANSWERS);
     ctx.inputs = round;
+    const required = async (): Promise<Wire> => ({
+      resultType: 'input_required',
+      inputRequests: Object.fromEntries(round.pending),
+      requestState: await codec(ctx).seal(method, params, { ...carried, ...round.used }, subject),
+    });
+    // A question left open ends the round, whatever the handler made of the wait: a natural
+    // `try { await ctx.input(…) } catch { … }` swallows the InputPendingError, and its result or
+    // error was made without the answer. The client is asked, and the retry finds the answer.
+    let result: Record<string, unknown>;
     try {
-      return await handler(params, ctx);
+      result = await handler(params, ctx);
     } catch (error) {
-      if (!(error instanceof InputPendingError) || round.pending.size === 0) throw error;
-      const result: Wire = {
-        resultType: 'input_required',
-        inputRequests: Object.fromEntries(round.pending),
-        requestState: await codec(ctx).seal(method, params, { ...carried, ...round.used }, subject),
-      };
-      return result;
+      if (round.pending.size === 0) throw error;
+      return required();
     }
+    return round.pending.size === 0 ? result : required();
   };
 }
