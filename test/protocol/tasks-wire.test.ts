@@ -127,6 +127,12 @@ describe.each(TRANSPORTS)('2025-11-25 tasks over %s', { tags: ['schema'] }, (tra
     // §Task Execution Errors: a result with isError fails the task, and tasks/get SHOULD say why.
     expect(result(R, 'GetTaskResult', await get(toolError.taskId))).toMatchObject({ status: 'failed', statusMessage: 'The job failed, as it always does' });
 
+    // Arguments the tool refuses in its call are an isError result, as a call without a task answers them.
+    const refused = await created('refusing_job', {});
+    const refusedPayload = result(R, 'CallToolResult', await peer.request('tasks/result', { taskId: refused.taskId }));
+    expect(refusedPayload).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('/when: not a date') }] });
+    expect(result(R, 'GetTaskResult', await get(refused.taskId)).status).toBe('failed');
+
     const broken = await created('protocol_error_job', {});
     const error = failure(R, -32603, await peer.request('tasks/result', { taskId: broken.taskId }));
     expect(error.message).toBe('The job broke down');

@@ -37,4 +37,4 @@ export {
 } from './encode.js';
 export { encodeError, encodeErrorWith } from './errors.js';
 export { inputRequestWith, legacyEvent, requestEvent } from './events.js';
-export { LEGACY_LANES, legacyHandlers, requireLogLevel, sharedHandlers } from './registry.js';
+export { LEGACY_LANES, legacyHandlers, refusal, requireLogLevel, sharedHandlers } from './registry.js';

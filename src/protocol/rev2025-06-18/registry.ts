@@ -8,7 +8,7 @@ import type { Principal } from '../../core/context.js';
 import { LOG_LEVELS, type LogLevel } from '../../core/context.js';
 import type { Engine, Features } from '../../core/engine.js';
 import { isToolArgumentsError } from '../../core/errors.js';
-import type { Completion, Prompt, PromptResult, Resource, ResourceTemplate, Tool } from '../../core/model.js';
+import type { CallToolResult, Completion, Prompt, PromptResult, Resource, ResourceTemplate, Tool } from '../../core/model.js';
 import type { Page } from '../../core/paginate.js';
 import { derive, type Encoded, encodeOnce, isEncoded } from '../../jsonrpc/encoded.js';
 import { InvalidParamsError, MethodNotFoundError } from '../../jsonrpc/errors.js';
@@ -98,12 +98,20 @@ function callTool(shape: Shape): MethodHandler {
     try {
       return encodeToolResult(await ctx.engine.callTool(name, args, ctx), shape);
     } catch (error) {
-      if (shape.toolArgumentErrors === 'result' && isToolArgumentsError(error)) {
-        return encodeToolResult({ content: [{ type: 'text', text: error.message }], isError: true }, shape);
-      }
+      const refused = shape.toolArgumentErrors === 'result' ? refusal(error) : undefined;
+      if (refused) return encodeToolResult(refused, shape);
       throw error;
     }
   };
+}
+
+/**
+ * The `isError` result that answers arguments the tool refused, where a
+ * revision answers them with a result (2025-11-25 server/tools §Error
+ * Handling: "Input validation errors"); undefined for any other error.
+ */
+export function refusal(error: unknown): CallToolResult | undefined {
+  return isToolArgumentsError(error) ? { content: [{ type: 'text', text: error.message }], isError: true } : undefined;
 }
 
 /** The handlers that read one item (a prompt, a completion, a skill, a resource). */

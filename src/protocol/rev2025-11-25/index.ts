@@ -40,4 +40,4 @@ export {
   sharedHandlers,
 } from '../rev2025-06-18/index.js';
 // What 2026-07-28 builds on, passed through so it imports only this revision.
-export { encodeTask, findTask, startToolTask, type TaskWording, taskIdOf } from './tasks.js';
+export { encodeTask, findTask, startToolTask, type TaskWording } from './tasks.js';

@@ -6,14 +6,13 @@
  * task, a record's common fields) is here too, for it to build on.
  */
 import { principalId } from '../../core/context.js';
-import { isToolArgumentsError } from '../../core/errors.js';
 import type { InputRequest } from '../../core/input.js';
 import type { CallToolResult } from '../../core/model.js';
 import { isTerminal, type TaskRecord } from '../../core/tasks.js';
 import { ErrorCode, InvalidParamsError, MethodNotFoundError, ProtocolError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../jsonrpc/messages.js';
 import { encodeToolResult } from '../rev2025-06-18/encode.js';
-import { optionalObject, optionalString, requireString, type Shape } from '../rev2025-06-18/index.js';
+import { optionalObject, optionalString, refusal, requireString, type Shape } from '../rev2025-06-18/index.js';
 import type { MethodContext, MethodHandler, Revision, Wire } from '../revision.js';
 
 /** How a revision words a task, and what a tool error makes of one. */
@@ -64,19 +63,15 @@ async function runTool(call: () => Promise<CallToolResult>): Promise<CallToolRes
   try {
     return await call();
   } catch (error) {
-    if (!isToolArgumentsError(error)) throw error;
-    return { content: [{ type: 'text', text: error.message }], isError: true };
+    const refused = refusal(error);
+    if (refused) return refused;
+    throw error;
   }
-}
-
-/** `params.taskId`, or -32602. */
-export function taskIdOf(params: Record<string, unknown>): string {
-  return requireString(params, 'taskId');
 }
 
 /** The caller's task named by `params`, or -32602 as for an unknown one (§Error Handling). */
 export async function findTask(params: Record<string, unknown>, ctx: MethodContext): Promise<TaskRecord> {
-  const id = taskIdOf(params);
+  const id = requireString(params, 'taskId');
   const record = await ctx.tasks.get(id, principalId(ctx.principal));
   if (!record) throw new InvalidParamsError('Task not found', { taskId: id });
   return record;
