@@ -104,13 +104,23 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
   call(args: SchemaOutput<I>, ctx: RequestContext, prepared: P): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
 }
 
+/** What a definition's `prepare` made of a call: the checked arguments, and what the user's `prepare` returned. */
+export interface PreparedCall {
+  /** The arguments as the schema gave them back (a Standard Schema may transform them). */
+  readonly args: unknown;
+  readonly value: unknown;
+}
+
 /** A defined tool: its listing entry and how to call it. */
 export interface ToolDefinition {
   readonly tool: Tool;
-  /** `prepared`: what `prepare` returned (a task); absent, `prepare` runs first. */
-  call(args: Record<string, unknown>, ctx: RequestContext, prepared?: { readonly value: unknown }): Promise<CallToolResult>;
+  /**
+   * `prepared`: what `prepare` returned (a task), whose arguments are not
+   * checked again; absent, the arguments are checked and `prepare` runs first.
+   */
+  call(args: Record<string, unknown>, ctx: RequestContext, prepared?: PreparedCall): Promise<CallToolResult>;
   /** Checks the arguments and runs the definition's `prepare`. */
-  prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<{ readonly value: unknown }>;
+  prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<PreparedCall>;
 }
 
 /** The schema of a tool without arguments (2026-07-28 server/tools: the recommended form). */
@@ -139,21 +149,27 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
   const run = input.call as (args: unknown, ctx: RequestContext, prepared: unknown) => Awaitable<ToolOutput<unknown>>;
   const before = input.prepare as ((args: unknown, ctx: RequestContext) => Awaitable<unknown>) | undefined;
 
-  async function prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<{ readonly value: unknown }> {
+  async function check(args: Record<string, unknown>): Promise<unknown> {
     const checked = await inputSchema.validate(args);
     if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
-    return { value: before ? await before(checked.value, ctx) : undefined };
+    return checked.value;
+  }
+
+  async function prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<PreparedCall> {
+    const checked = await check(args);
+    return { args: checked, value: before ? await before(checked, ctx) : undefined };
   }
 
   return {
     tool,
     prepare,
     async call(args, ctx, prepared) {
-      const checked = await inputSchema.validate(args);
-      if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
+      // Checked once: in the request that made the task, or here.
+      const checked = prepared ? prepared.args : await check(args);
       let output: ToolOutput<unknown>;
       try {
-        output = await run(checked.value, ctx, (prepared ?? (before ? await prepare(args, ctx) : undefined))?.value);
+        const value = prepared ? prepared.value : before ? await before(checked, ctx) : undefined;
+        output = await run(checked, ctx, value);
       } catch (error) {
         // Not failures of the tool: a protocol error, an output cap, a wait for the client's input,
         // or invalid arguments the tool found itself, answered as those the schema finds (2025-06-18:
@@ -214,7 +230,7 @@ const anyTask = (definitions: readonly ToolDefinition[]): boolean => definitions
 function providerOver(current: () => NamedSet<ToolDefinition, Tool>, tasks: boolean): ToolProvider {
   return {
     list: () => current().list,
-    call: async (name, args, ctx, prepared) => findNamed(current(), name, 'tool').call(args, ctx, prepared as { value: unknown } | undefined),
+    call: async (name, args, ctx, prepared) => findNamed(current(), name, 'tool').call(args, ctx, prepared as PreparedCall | undefined),
     prepare: (name, args, ctx) => findNamed(current(), name, 'tool').prepare(args, ctx),
     tasks,
   };

@@ -41,6 +41,35 @@ describe('defineTool', () => {
     await expect(tool.call({ text: 3 }, ctx)).rejects.toThrow(/\/text: /);
   });
 
+  it("checks a call's arguments once, whether prepare ran in an earlier request (a task) or in the call", async () => {
+    let checks = 0;
+    const counted = z.object({ n: z.number().transform((n) => n * 2) });
+    const standard = counted['~standard'];
+    const schema = {
+      '~standard': {
+        ...standard,
+        validate: (value: unknown) => {
+          checks++;
+          return standard.validate(value);
+        },
+      },
+    };
+    const tool = defineTool({
+      name: 'double',
+      task: 'optional',
+      inputSchema: schema as unknown as typeof counted,
+      prepare: ({ n }) => `prepared ${n}`,
+      call: ({ n }, _ctx, prepared) => `${prepared}, ran ${n}`,
+    });
+    const prepared = await tool.prepare({ n: 2 }, ctx);
+    expect(checks).toBe(1);
+    // The prepared arguments are the transformed ones, and the call does not check them again.
+    expect((await tool.call({ n: 2 }, ctx, prepared)).content).toEqual([{ type: 'text', text: 'prepared 4, ran 4' }]);
+    expect(checks).toBe(1);
+    expect((await tool.call({ n: 3 }, ctx)).content).toEqual([{ type: 'text', text: 'prepared 6, ran 6' }]);
+    expect(checks).toBe(2);
+  });
+
   it('defaults to no arguments, and refuses a schema that is not an object schema', async () => {
     const bare = defineTool({ name: 'bare', call: () => 'ok' });
     expect(bare.tool.inputSchema).toEqual({ type: 'object', additionalProperties: false });
