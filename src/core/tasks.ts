@@ -19,6 +19,15 @@ export function isTerminal(status: TaskStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
 }
 
+/** How a task ended: its terminal status and what it carries. */
+export type TaskOutcome = Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>;
+
+/** `record` ended with `outcome`, its open questions and answers dropped. */
+export function ended(record: TaskRecord, outcome: TaskOutcome): TaskRecord {
+  const { inputRequests: _open, inputResponses: _given, ...rest } = record;
+  return { ...rest, ...outcome, updatedAt: Date.now() };
+}
+
 /** A JSON-RPC error as the revision that created the task words it: what a failed task carries. */
 export interface TaskError {
   readonly code: number;

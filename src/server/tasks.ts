@@ -12,7 +12,7 @@
  * also looks at its tasks on every lease renewal, so a lost signal only delays.
  */
 import type { Logger } from '../core/context.js';
-import { isTerminal, type TaskRecord, type TaskStart, type TaskStore, type Tasks } from '../core/tasks.js';
+import { ended, isTerminal, type TaskOutcome, type TaskRecord, type TaskStart, type TaskStore, type Tasks } from '../core/tasks.js';
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
 import { pause } from '../util/pause.js';
 import { answerOpen, askInTask, deliver, type Running, taskContext } from './task-input.js';
@@ -49,9 +49,6 @@ const RUNNER_GONE = { code: ErrorCode.InternalError, message: 'The server runnin
 
 /** What a task still running here becomes when the server shuts down: no replica can carry its work on. */
 const SHUT_DOWN = { status: 'failed', error: RUNNER_GONE, message: 'The server shut down before the task finished' } as const;
-
-/** How a task ended. */
-type Outcome = Pick<TaskRecord, 'status' | 'result' | 'error' | 'message'>;
 
 /** A writer's change to a record: the next record, or undefined to leave it. */
 type Change = (record: TaskRecord) => TaskRecord | undefined;
@@ -102,12 +99,8 @@ class Runner implements TaskRunner {
   };
 
   /** Ends a task that is not terminal yet (a cancellation stays: 2025-11-25 §Task Cancellation). */
-  #settle(id: string, outcome: Outcome): Promise<TaskRecord | undefined> {
-    return this.#update(id, (record) => {
-      if (isTerminal(record.status)) return undefined;
-      const { inputRequests: _open, inputResponses: _given, ...rest } = record;
-      return { ...rest, ...outcome, updatedAt: Date.now() };
-    });
+  #settle(id: string, outcome: TaskOutcome): Promise<TaskRecord | undefined> {
+    return this.#update(id, (record) => (isTerminal(record.status) ? undefined : ended(record, outcome)));
   }
 
   /** A change on some replica: the runner of `id`, if here, acts on it (a cancellation, answers). */
@@ -157,7 +150,7 @@ class Runner implements TaskRunner {
   }
 
   /** How the work ended, as the record words it. */
-  async #outcome(spec: TaskStart, task: Running): Promise<Outcome> {
+  async #outcome(spec: TaskStart, task: Running): Promise<TaskOutcome> {
     try {
       const result = await spec.run(taskContext(task, spec, this.#logger, (key, request) => askInTask(task, key, request, this.#update)));
       if (!spec.failed?.(result)) return { status: 'completed', result };
@@ -239,14 +232,22 @@ class Runner implements TaskRunner {
     return records.filter((record): record is TaskRecord => record !== undefined);
   }
 
-  async cancel(id: string, owner: string | undefined): Promise<TaskRecord | undefined> {
-    if (!(await this.get(id, owner))) return undefined;
-    return this.#settle(id, { status: 'cancelled', message: 'Cancelled by the client' });
+  cancel(id: string, owner: string | undefined): Promise<TaskRecord | undefined> {
+    return this.#updateOwn(id, owner, (record) => (isTerminal(record.status) ? undefined : ended(record, CANCELLED)));
   }
 
-  async respond(id: string, owner: string | undefined, responses: Readonly<Record<string, Record<string, unknown>>>): Promise<TaskRecord | undefined> {
-    if (!(await this.get(id, owner))) return undefined;
-    return this.#update(id, (record) => deliver(record, responses));
+  respond(id: string, owner: string | undefined, responses: Readonly<Record<string, Record<string, unknown>>>): Promise<TaskRecord | undefined> {
+    return this.#updateOwn(id, owner, (record) => deliver(record, responses));
+  }
+
+  /** `#update` for a caller: another caller's task is as unknown as a missing one, checked in the same read. */
+  async #updateOwn(id: string, owner: string | undefined, change: Change): Promise<TaskRecord | undefined> {
+    let own = false;
+    const record = await this.#update(id, (current) => {
+      own = current.owner === owner;
+      return own ? change(current) : undefined;
+    });
+    return own ? record : undefined;
   }
 
   async settled(id: string, owner: string | undefined, signal: AbortSignal, waiting?: (record: TaskRecord) => void): Promise<TaskRecord | undefined> {
@@ -289,6 +290,8 @@ class Runner implements TaskRunner {
     this.#timer = undefined;
   }
 }
+
+const CANCELLED: TaskOutcome = { status: 'cancelled', message: 'Cancelled by the client' };
 
 function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);

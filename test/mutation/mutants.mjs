@@ -492,6 +492,14 @@ export const MUTANTS = [
     replace: 'return record;',
     tests: ['test/server/tasks.test.ts', 'test/transport/http/auth/tasks.test.ts'],
   },
+  {
+    id: 'task-owner-update',
+    rule: 'a task is cancelled or answered only by the caller that created it',
+    file: 'src/server/tasks.ts',
+    find: 'own = current.owner === owner;',
+    replace: 'own = current.owner !== null;',
+    tests: ['test/server/tasks.test.ts'],
+  },
   // §Security Considerations: a server that cannot tell callers apart SHOULD NOT list tasks.
   {
     id: 'task-list-identified',

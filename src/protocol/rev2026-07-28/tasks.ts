@@ -97,8 +97,8 @@ export function taskMethods(): Array<[string, MethodHandler]> {
       'tasks/cancel',
       taskMethod(async (params, ctx) => {
         // SEP-2663 §Task Cancellation: an empty acknowledgement, for a terminal task too; an unknown one is -32602.
-        const record = await findTask(params, ctx);
-        await ctx.tasks.cancel(record.id, principalId(ctx.principal));
+        const id = requireString(params, 'taskId');
+        if (!(await ctx.tasks.cancel(id, principalId(ctx.principal)))) throw new InvalidParamsError('Task not found', { taskId: id });
         return {};
       }),
     ],
