@@ -52,14 +52,11 @@ describe.each(['stdio', 'http'] as const)('SDK v1 over %s', (transport) => {
     const url = await endpoint(transport);
     const wire = url ? new HttpV1(url) : new StdioV1({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' });
     // v1 offers its newest revision; the offer is rewritten to pin an older one.
-    const send = wire.send.bind(wire);
-    wire.send = (message: JSONRPCMessage, ...rest: never[]) =>
-      send(
-        'method' in message && message.method === 'initialize'
-          ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
-          : message,
-        ...rest,
-      );
+    const send = wire.send.bind(wire) as (message: JSONRPCMessage, options?: unknown) => Promise<void>;
+    wire.send = (message: JSONRPCMessage, options?: unknown) => {
+      const offer = 'method' in message && message.method === 'initialize' ? { ...message, params: { ...message.params, protocolVersion: version } } : message;
+      return send(offer as JSONRPCMessage, options);
+    };
     const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, answering(asked));
