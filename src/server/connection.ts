@@ -204,7 +204,7 @@ async function settle(state: State, entry: InFlight, revision: Revision, pending
   } finally {
     state.inFlight.delete(entry.id);
     // Questions the handler left unanswered are of no use any more.
-    state.outgoing?.abandon(entry.id, new Error('The request ended'), true);
+    state.outgoing?.abandon(entry.id, 'The request ended', true);
   }
 }
 
@@ -259,7 +259,7 @@ function handleNotification(state: State, notification: JsonRpcNotification): vo
       // Unknown or finished ids are ignored (2025-06-18 utilities/cancellation).
       if (!entry) return;
       entry.cancel(params.reason ?? 'cancelled');
-      state.outgoing?.abandon(entry.id, new Error('The request was cancelled'), true);
+      state.outgoing?.abandon(entry.id, 'The request was cancelled', true);
       return;
     }
     default:
@@ -279,7 +279,7 @@ function close(state: State, reason: CloseReason): void {
   if (reason === 'shutdown') return;
   state.closed = true;
   for (const entry of state.inFlight.values()) entry.cancel(reason);
-  state.outgoing?.abandon(undefined, new Error('The connection closed'), false);
+  state.outgoing?.abandon(undefined, 'The connection closed', false);
   state.stopEvents?.();
   state.stopEvents = undefined;
   state.sessionEnd?.();

@@ -103,12 +103,14 @@ export class Outgoing {
    * every question (`owner` undefined: the connection closed), telling the
    * client that they no longer need an answer (2025-06-18 utilities/cancellation).
    */
-  abandon(owner: RequestId | undefined, reason: unknown, tell: boolean): void {
+  abandon(owner: RequestId | undefined, why: string, tell: boolean): void {
+    // Every request ends here: the error (a stack trace) is made only for a question left open.
+    if (this.#pending.size === 0) return;
     for (const [id, question] of this.#pending) {
       if (owner !== undefined && question.owner !== owner) continue;
       this.#pending.delete(id);
       clearTimeout(question.timer);
-      question.reject(reason);
+      question.reject(new Error(why));
       if (tell) this.#peer.send(cancelled(id, 'The request that asked was cancelled'), question.owner);
     }
   }
