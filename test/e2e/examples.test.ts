@@ -1,0 +1,96 @@
+/**
+ * Every example in examples/ runs, as a user would run it, and the official
+ * clients use what it serves (issue 25: one runnable example per
+ * capability). Each file is the one tsc checks (tsconfig includes
+ * examples/); here TypeScript only strips its types into .examples/, inside
+ * the package so that `import 'skillport'` resolves to this package's
+ * dist/ by its own name, as it does for a user's project.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import ts from 'typescript';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../_stdio-client.js';
+
+const OUT = `${ROOT}.examples/`;
+
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+});
+
+/** examples/`file` as JavaScript a plain `node` runs: its path. */
+function compiled(file: string): string {
+  const source = readFileSync(`${ROOT}examples/${file}`, 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    fileName: file,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+  });
+  const path = `${OUT}${file.replace(/\.ts$/, '.mjs')}`;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, outputText);
+  return path;
+}
+
+/** An SDK v1 client of examples/`file` over stdio, run from the repository's root (where `./skills` is). */
+async function overStdio(file: string, capabilities: Record<string, unknown> = {}): Promise<ClientV1> {
+  const client = new ClientV1({ name: 'examples', version: '1.0.0' }, { capabilities });
+  await client.connect(new StdioV1({ command: process.execPath, args: [compiled(file)], cwd: ROOT, stderr: 'pipe' }));
+  closers.push(() => client.close());
+  return client;
+}
+
+/** Runs examples/`file` (an HTTP server) on a free port (`PORT=0`) and resolves with the endpoint it prints. */
+async function overHttp(file: string): Promise<URL> {
+  const child: ChildProcess = spawn(process.execPath, [compiled(file)], { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  closers.push(async () => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  });
+  return new Promise<URL>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`${file} printed no endpoint: ${text}`)), 10_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const endpoint = /MCP endpoint: (\S+)/.exec(text)?.[1];
+      if (!endpoint) return;
+      clearTimeout(timer);
+      resolve(new URL(endpoint));
+    });
+  });
+}
+
+describe('examples', () => {
+  it('quick-start.ts: a prompt with arguments and completion', async () => {
+    const client = await overStdio('quick-start.ts');
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['code_review']);
+    const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: 'py' } });
+    expect(completed.completion.values).toEqual(['python']);
+    const got = await client.getPrompt({ name: 'code_review', arguments: { language: 'go', code: 'x := 1' } });
+    expect(got.messages[0]?.content).toEqual({ type: 'text', text: expect.stringContaining('Review this go code') });
+  });
+
+  it('skills-server.ts: the bundled skills and a prompt written in code, with their files and tools', async () => {
+    const client = await overStdio('skills-server.ts');
+    const names = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    expect(names).toContain('standup');
+    expect(names.length).toBeGreaterThan(1);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['load_skill', 'read_skill_file']));
+    expect((await client.listResources()).resources.length).toBeGreaterThan(0);
+  });
+
+  it('http/serve.ts: prompts over Streamable HTTP, for a 2026-07-28 client', async () => {
+    const url = await overHttp('http/serve.ts');
+    const client = new ClientV2({ name: 'examples', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new HttpV2(url));
+    closers.push(() => client.close());
+    expect((await client.getPrompt({ name: 'hello' })).messages[0]?.content).toEqual({ type: 'text', text: 'Hello!' });
+  });
+});
