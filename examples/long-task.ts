@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer, defineTool, staticTools } from 'skillport';
+import { createServer, defineTool } from 'skillport';
 import { serveHttp } from 'skillport/http';
 
 // A tool that takes minutes. With `task`, a client that can take a task gets
@@ -24,5 +24,5 @@ const report = defineTool({
   },
 });
 
-const server = createServer({ name: 'reports', version: '1.0.0', tools: staticTools([report]), tasks: { ttlMs: 24 * 3_600_000 } });
+const server = createServer({ name: 'reports', version: '1.0.0', tools: [report], tasks: { ttlMs: 24 * 3_600_000 } });
 await serveHttp(server, { port: 3000 });

@@ -1,4 +1,4 @@
-import { createServer, definePrompt, staticPrompts } from 'skillport';
+import { createServer, definePrompt, defineResourceTemplate } from 'skillport';
 import { serveStdio } from 'skillport/stdio';
 
 const review = definePrompt({
@@ -13,5 +13,14 @@ const review = definePrompt({
   get: ({ language, code }) => `Review this ${language} code for bugs and clarity:\n\n${code}`,
 });
 
-const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: staticPrompts([review]) });
+const notes = defineResourceTemplate({
+  uriTemplate: 'notes://{topic}',
+  name: 'notes',
+  mimeType: 'text/markdown',
+  complete: { topic: ['design', 'roadmap'] },
+  read: (_uri, { topic }) => `# Notes on ${topic}`, // { topic: string }, typed from the template
+});
+
+// Definitions go to createServer as arrays; resources mix fixed URIs and templates.
+const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: [review], resources: [notes] });
 await serveStdio(server).done;

@@ -67,6 +67,7 @@ export type { CompletionIndex } from './core/rank.js';
 // Completion
 export { createCompletionIndex, MAX_COMPLETION_VALUES, rankCompletions } from './core/rank.js';
 export type {
+  AnyResourceDefinition,
   LiveResources,
   ResourceDefinition,
   ResourceDefinitionInput,
@@ -112,7 +113,7 @@ export { createServer, DEFAULT_LIMITS } from './server/index.js';
 // Printing untrusted text
 export type { EscapeOptions } from './util/printable.js';
 export { escapeControls, escapeJsonControls } from './util/printable.js';
-export type { UriTemplate } from './util/uri-template.js';
+export type { TemplateVariableNames, TemplateVariables, UriTemplate } from './util/uri-template.js';
 export { parseUriTemplate } from './util/uri-template.js';
 
 // Not exported: the engine, the revision adapters and the connection

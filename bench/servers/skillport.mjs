@@ -1,7 +1,7 @@
 // skillport, built from the compiled package (dist/) with the shared prompt set.
 //   node bench/servers/skillport.mjs http PORT   -> dist/http.js serveHttp on 127.0.0.1
 //   node bench/servers/skillport.mjs stdio       -> dist/stdio.js serveStdio
-import { createServer, definePrompt, staticPrompts } from '../../dist/index.js';
+import { createServer, definePrompt } from '../../dist/index.js';
 import { onTerm, promptSet, readArgs, ready, unavailable } from './_common.mjs';
 
 const { mode, port } = readArgs();
@@ -24,7 +24,8 @@ const definitions = prompts.map((p) =>
 
 const server = createServer({
   ...{ name: 'bench', version: '1.0.0' },
-  prompts: staticPrompts(definitions),
+  // As the README's quick start serves them: the definitions, in an array.
+  prompts: definitions,
   // The peers and the floor answer prompts/list with the whole set in one
   // page; a page size of at least the set size makes skillport send the same.
   pageSize: Math.max(50, prompts.length),

@@ -8,7 +8,7 @@
 // handler reads). Express is not a dependency of skillport; the interface
 // below is the slice of its API this example uses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, definePrompt, staticPrompts } from 'skillport';
+import { createServer, definePrompt } from 'skillport';
 import { createHttpHandler, toNodeHandler } from 'skillport/http';
 
 interface ExpressLike {
@@ -16,7 +16,7 @@ interface ExpressLike {
 }
 
 const hello = definePrompt({ name: 'hello', description: 'Say hello.', get: () => 'Hello!' });
-const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: staticPrompts([hello]) });
+const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: [hello] });
 
 export function mountMcp(app: ExpressLike): void {
   app.all('/mcp', toNodeHandler(createHttpHandler(server)));

@@ -9,7 +9,7 @@
 // too. Fastify is not a dependency of skillport; the interfaces below are the
 // slice of its API this example uses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, definePrompt, staticPrompts } from 'skillport';
+import { createServer, definePrompt } from 'skillport';
 import { createHttpHandler, toNodeHandler } from 'skillport/http';
 
 interface FastifyLike {
@@ -18,7 +18,7 @@ interface FastifyLike {
 }
 
 const hello = definePrompt({ name: 'hello', description: 'Say hello.', get: () => 'Hello!' });
-const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: staticPrompts([hello]) });
+const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: [hello] });
 const handle = toNodeHandler(createHttpHandler(server));
 
 export async function mcpPlugin(app: FastifyLike): Promise<void> {

@@ -6,7 +6,7 @@
 //
 // Hono is not a dependency of skillport; the interface below is the slice of
 // its API this example uses, so the file type-checks without it.
-import { createServer, definePrompt, staticPrompts } from 'skillport';
+import { createServer, definePrompt } from 'skillport';
 import { createHttpHandler } from 'skillport/http';
 
 interface HonoLike {
@@ -14,7 +14,7 @@ interface HonoLike {
 }
 
 const hello = definePrompt({ name: 'hello', description: 'Say hello.', get: () => 'Hello!' });
-const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: staticPrompts([hello]) });
+const server = createServer({ name: 'my-prompts', version: '1.0.0', prompts: [hello] });
 
 /** Routes /mcp (and the OAuth metadata paths, when a token is set) to skillport. */
 export function mountMcp(app: HonoLike): void {

@@ -5,11 +5,14 @@
  */
 import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { createEmitter } from '../util/emitter.js';
-import { parseUriTemplate, type UriTemplate } from '../util/uri-template.js';
+import { parseUriTemplate, type TemplateVariableNames, type TemplateVariables, type UriTemplate } from '../util/uri-template.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
 import type { Awaitable, Principal, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
-import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from './model.js';
+import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceTemplate } from './model.js';
+import { type ResourceOutput, toReadResult } from './resource-output.js';
+
+export { type ResourceOutput, toBase64 } from './resource-output.js';
 
 /** A change a resource provider reports. */
 export type ResourceEvent = { type: 'listChanged' } | { type: 'updated'; uri: string };
@@ -34,9 +37,6 @@ export interface ResourceProvider {
   watch?(listener: (event: ResourceEvent) => void): () => void;
 }
 
-/** What a read function may return: text, bytes, one contents entry, or a full result. */
-export type ResourceOutput = string | Uint8Array | ResourceContents | ReadResourceResult;
-
 /** The descriptive fields resources and templates share. */
 type DescriptorFields = Omit<ResourceTemplate, 'uriTemplate'>;
 
@@ -47,13 +47,17 @@ export interface ResourceDefinitionInput extends DescriptorFields {
   read(ctx: RequestContext): Awaitable<ResourceOutput>;
 }
 
-/** The input of {@link defineResourceTemplate}. */
-export interface ResourceTemplateDefinitionInput extends DescriptorFields {
-  uriTemplate: string;
+/**
+ * The input of {@link defineResourceTemplate}. `T` is the template string:
+ * a literal types `read`'s variables and `complete`'s keys by the template's
+ * own names; a `string` leaves them any names.
+ */
+export interface ResourceTemplateDefinitionInput<T extends string = string> extends DescriptorFields {
+  uriTemplate: T;
   /** Completion sources per template variable. */
-  complete?: Record<string, CompletionSource>;
+  complete?: string extends T ? Record<string, CompletionSource> : { [K in TemplateVariableNames<T>]?: CompletionSource };
   /** Reads one matching URI; throw {@link ResourceNotFoundError} when the values name nothing. */
-  read(uri: string, variables: Record<string, string>, ctx: RequestContext): Awaitable<ResourceOutput>;
+  read(uri: string, variables: TemplateVariables<T>, ctx: RequestContext): Awaitable<ResourceOutput>;
 }
 
 /** A declared fixed resource. */
@@ -68,50 +72,6 @@ export interface ResourceTemplateDefinition {
   readonly parsed: UriTemplate;
   read(uri: string, variables: Record<string, string>, ctx: RequestContext): Promise<ReadResourceResult>;
   complete(argument: CompletionArgument, context: CompletionContext, ctx: RequestContext): Promise<Completion>;
-}
-
-const BASE64 = new TextEncoder().encode('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/');
-const ASCII = new TextDecoder();
-
-/**
- * Encodes bytes as base64 without node:buffer, so the core stays
- * runtime-neutral. The digits go into bytes, decoded to a string once: the
- * former `btoa` over a binary string took half a second per 3 MiB on Node 20
- * (a 16 MiB resource read held the event loop for nearly three), and built a
- * string as long as the input on the way.
- */
-export function toBase64(bytes: Uint8Array): string {
-  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
-  const whole = bytes.length - (bytes.length % 3);
-  let o = 0;
-  for (let i = 0; i < whole; i += 3) {
-    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-    out[o++] = BASE64[n >>> 18] as number;
-    out[o++] = BASE64[(n >>> 12) & 63] as number;
-    out[o++] = BASE64[(n >>> 6) & 63] as number;
-    out[o++] = BASE64[n & 63] as number;
-  }
-  if (whole < bytes.length) {
-    const two = whole + 1 < bytes.length;
-    const n = ((bytes[whole] as number) << 16) | (two ? (bytes[whole + 1] as number) << 8 : 0);
-    out[o++] = BASE64[n >>> 18] as number;
-    out[o++] = BASE64[(n >>> 12) & 63] as number;
-    out[o++] = two ? (BASE64[(n >>> 6) & 63] as number) : 61;
-    out[o++] = 61;
-  }
-  return ASCII.decode(out);
-}
-
-function toReadResult(uri: string, mimeType: string | undefined, output: ResourceOutput): ReadResourceResult {
-  if (typeof output === 'string') {
-    return { contents: [mimeType === undefined ? { uri, text: output } : { uri, mimeType, text: output }] };
-  }
-  if (output instanceof Uint8Array) {
-    const blob = toBase64(output);
-    return { contents: [mimeType === undefined ? { uri, blob } : { uri, mimeType, blob }] };
-  }
-  if ('contents' in output) return output;
-  return { contents: [output] };
 }
 
 function copyDescriptor<T extends DescriptorFields>(input: T, target: Partial<DescriptorFields>): void {
@@ -135,8 +95,10 @@ export function defineResource(input: ResourceDefinitionInput): ResourceDefiniti
 
 /**
  * Declares a family of resources under an RFC 6570 template (`{name}` and
- * `{+name}` expressions). Throws at once on an unsupported template, or on a
- * completion source for a variable the template does not have.
+ * `{+name}` expressions). A literal template string types `read`'s variables
+ * (`{ topic: string }` for `notes://{topic}`) and `complete`'s keys. Throws
+ * at once on an unsupported template, or on a completion source for a
+ * variable the template does not have.
  *
  * @example
  * const notes = defineResourceTemplate({
@@ -147,12 +109,13 @@ export function defineResource(input: ResourceDefinitionInput): ResourceDefiniti
  *   read: (uri, { topic }) => `# Notes on ${topic}`,
  * });
  */
-export function defineResourceTemplate(input: ResourceTemplateDefinitionInput): ResourceTemplateDefinition {
+export function defineResourceTemplate<const T extends string>(input: ResourceTemplateDefinitionInput<T>): ResourceTemplateDefinition {
   const parsed = parseUriTemplate(input.uriTemplate);
   const template: ResourceTemplate = { uriTemplate: input.uriTemplate, name: input.name };
   copyDescriptor(input, template);
   const completers = new Map<string, ResolvedCompleter>();
-  for (const [variable, source] of Object.entries(input.complete ?? {})) {
+  // Checked here too: plain JavaScript, or a template string typed `string`, may name any variable.
+  for (const [variable, source] of Object.entries(input.complete ?? {}) as [string, CompletionSource][]) {
     if (!parsed.variables.includes(variable)) {
       throw new TypeError(`Template "${input.uriTemplate}" has no variable "${variable}" to complete`);
     }
@@ -162,7 +125,7 @@ export function defineResourceTemplate(input: ResourceTemplateDefinitionInput): 
     template,
     parsed,
     async read(uri, variables, ctx) {
-      return toReadResult(uri, input.mimeType, await input.read(uri, variables, ctx));
+      return toReadResult(uri, input.mimeType, await input.read(uri, variables as TemplateVariables<T>, ctx));
     },
     async complete(argument, context, ctx) {
       const completer = completers.get(argument.name);
@@ -175,10 +138,37 @@ export function defineResourceTemplate(input: ResourceTemplateDefinitionInput): 
   };
 }
 
-/** The declarations a resource set is made of. */
+/** One declaration of a resource set: a fixed resource or a template family. */
+export type AnyResourceDefinition = ResourceDefinition | ResourceTemplateDefinition;
+
+/**
+ * The declarations a resource set is made of, kept apart.
+ * @deprecated Pass one array mixing both: `staticResources([readme, notes])`.
+ */
 export interface ResourceSet {
   resources?: readonly ResourceDefinition[];
   templates?: readonly ResourceTemplateDefinition[];
+}
+
+/**
+ * One array split by the member each definition carries (`resource` or
+ * `template`); anything else is refused here, at start-up, rather than
+ * failing a read later.
+ */
+function splitSet(input: readonly AnyResourceDefinition[] | ResourceSet, caller: string): ResourceSet {
+  if (!Array.isArray(input)) {
+    if (typeof (input as { read?: unknown } | null)?.read === 'function') throw new TypeError(`${caller}() takes an array: ${caller}([definition])`);
+    return input as ResourceSet;
+  }
+  const resources: ResourceDefinition[] = [];
+  const templates: ResourceTemplateDefinition[] = [];
+  input.forEach((definition: unknown, index) => {
+    const found = definition as Partial<ResourceDefinition & ResourceTemplateDefinition> | null;
+    if (typeof found?.read === 'function' && typeof found.resource === 'object') resources.push(found as ResourceDefinition);
+    else if (typeof found?.read === 'function' && typeof found.template === 'object') templates.push(found as ResourceTemplateDefinition);
+    else throw new TypeError(`${caller}() takes defineResource and defineResourceTemplate definitions; item ${index + 1} is neither`);
+  });
+  return { resources, templates };
 }
 
 interface ResourceState {
@@ -233,9 +223,16 @@ function providerOver(current: () => ResourceState): ResourceProvider {
   };
 }
 
-/** A fixed set of resources and templates. Fixed URIs are matched before templates. */
-export function staticResources(set: ResourceSet): ResourceProvider {
-  const state = stateOf(set);
+/**
+ * A fixed set of resources and templates, given as one array in any order.
+ * Fixed URIs are matched before templates. Throws on a duplicate URI or
+ * template, and on an item that is not a definition.
+ */
+export function staticResources(definitions: readonly AnyResourceDefinition[]): ResourceProvider;
+/** @deprecated Pass one array mixing both: `staticResources([...resources, ...templates])`. */
+export function staticResources(set: ResourceSet): ResourceProvider;
+export function staticResources(input: readonly AnyResourceDefinition[] | ResourceSet): ResourceProvider {
+  const state = stateOf(splitSet(input, 'staticResources'));
   return providerOver(() => state);
 }
 
@@ -243,20 +240,25 @@ export function staticResources(set: ResourceSet): ResourceProvider {
 export interface LiveResources extends ResourceProvider {
   watch(listener: (event: ResourceEvent) => void): () => void;
   /** Replaces the whole set atomically and reports `listChanged`. */
+  set(next: readonly AnyResourceDefinition[]): void;
+  /** @deprecated Pass one array mixing both: `set([...resources, ...templates])`. */
   set(next: ResourceSet): void;
   /** Reports that the content at `uri` changed, for subscribed clients. */
   updated(uri: string): void;
 }
 
-/** Creates a {@link LiveResources} starting with `set`. */
-export function liveResources(set: ResourceSet = {}): LiveResources {
-  let state = stateOf(set);
+/** Creates a {@link LiveResources} starting with `definitions`, one array of resources and templates in any order. */
+export function liveResources(definitions?: readonly AnyResourceDefinition[]): LiveResources;
+/** @deprecated Pass one array mixing both: `liveResources([...resources, ...templates])`. */
+export function liveResources(set: ResourceSet): LiveResources;
+export function liveResources(input: readonly AnyResourceDefinition[] | ResourceSet = []): LiveResources {
+  let state = stateOf(splitSet(input, 'liveResources'));
   const changes = createEmitter<ResourceEvent>();
   return {
     ...providerOver(() => state),
     watch: (listener) => changes.watch(listener),
-    set(next) {
-      state = stateOf(next);
+    set(next: readonly AnyResourceDefinition[] | ResourceSet) {
+      state = stateOf(splitSet(next, 'set'));
       changes.emit({ type: 'listChanged' });
     },
     updated(uri) {

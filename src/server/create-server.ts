@@ -6,16 +6,14 @@
 import { type Logger, silentLogger } from '../core/context.js';
 import { type CompletionProvider, createEngine, type Engine } from '../core/engine.js';
 import type { Prompt, ServerInfo } from '../core/model.js';
-import type { PromptProvider } from '../core/prompts.js';
-import type { ResourceProvider } from '../core/resources.js';
 import type { SkillsProvider } from '../core/skills.js';
 import { memoryTaskStore } from '../core/tasks.js';
-import type { ToolProvider } from '../core/tools.js';
 import { encodeOnce } from '../jsonrpc/encoded.js';
 import { type CachePolicy, type ServerDescription, SUPPORTED_VERSIONS } from '../protocol/index.js';
 import { type Connection, createConnection } from './connection.js';
 import { addObserver, type Observers, type RequestObserver } from './observer.js';
 import type { Peer } from './peer.js';
+import { type PromptsOption, providersOf, type ResourcesOption, type ToolsOption } from './provider-options.js';
 import type { SessionSnapshot } from './snapshot.js';
 import { createTaskRunner, type TaskOptions, type TaskRunner } from './tasks.js';
 
@@ -80,9 +78,19 @@ export const DEFAULT_LIMITS: ServerLimits = {
 export interface ServerOptions extends ServerInfo {
   /** Guidance for the model, sent on initialize and discover. */
   instructions?: string;
-  prompts?: PromptProvider;
-  tools?: ToolProvider;
-  resources?: ResourceProvider;
+  /**
+   * The prompts: `definePrompt` definitions, served as a fixed set, or a
+   * provider (`livePrompts`, a skills folder's, one of your own). Anything
+   * else throws a TypeError here.
+   */
+  prompts?: PromptsOption;
+  /** The tools: `defineTool` definitions, served as a fixed set, or a provider. */
+  tools?: ToolsOption;
+  /**
+   * The resources: `defineResource` and `defineResourceTemplate` definitions
+   * in one array, served as a fixed set, or a provider.
+   */
+  resources?: ResourcesOption;
   completions?: CompletionProvider;
   /** Skills for the MCP Skills extension (SEP-2640); pair it with a resources provider serving their files. */
   skills?: SkillsProvider;
@@ -165,15 +173,16 @@ export interface Server {
 }
 
 /**
- * Creates a server from providers. Capabilities follow from what is given:
- * prompts, tools, resources and completions are declared only when served, and
- * `listChanged` / `subscribe` only when a provider can change.
+ * Creates a server from definitions and providers. Capabilities follow from
+ * what is given: prompts, tools, resources and completions are declared only
+ * when served, and `listChanged` / `subscribe` only when a provider can change.
  *
  * @example
  * const server = createServer({
  *   name: 'my-prompts',
  *   version: '1.0.0',
- *   prompts: staticPrompts([review]),
+ *   prompts: [review],
+ *   resources: [readme, notes],
  * });
  * await serveStdio(server);
  */
@@ -186,9 +195,7 @@ export function createServer(options: ServerOptions): Server {
   const engine = createEngine({
     maxPromptBytes: limits.maxPromptBytes,
     maxResourceBytes: limits.maxResourceBytes,
-    ...(options.prompts ? { prompts: options.prompts } : {}),
-    ...(options.tools ? { tools: options.tools } : {}),
-    ...(options.resources ? { resources: options.resources } : {}),
+    ...providersOf(options),
     ...(options.completions ? { completions: options.completions } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),

@@ -3,6 +3,8 @@
  * string expansion `{var}` (one path segment; reserved characters are
  * percent-encoded) and reserved expansion `{+var}` (may span `/`). Templates
  * with other operators are rejected when they are defined, not when matched.
+ * The same names are read from a literal template string at the type level
+ * (`TemplateVariables`), so a handler's variables are typed by its template.
  */
 
 /** A parsed URI template. */
@@ -15,6 +17,27 @@ export interface UriTemplate {
   /** Builds a URI from variable values. */
   expand(values: Record<string, string>): string;
 }
+
+/**
+ * The variable names of the template string `T`: the name of each `{name}`
+ * and `{+name}` expression (the `+` dropped), read at the type level as
+ * {@link templatePattern} reads them at run time.
+ */
+export type TemplateVariableNames<T extends string> = T extends `${string}{${infer E}}${infer Rest}`
+  ? (E extends `+${infer N}` ? N : E) | TemplateVariableNames<Rest>
+  : never;
+
+/**
+ * The values a match of the template string `T` gives: one string per
+ * variable, every one present (each expression matches one character or
+ * more, so a matching URI has them all). A `T` that is not a literal (type
+ * `string`) gives `Record<string, string>`.
+ */
+export type TemplateVariables<T extends string> = string extends T
+  ? Record<string, string>
+  : T extends unknown
+    ? { [K in TemplateVariableNames<T>]: string }
+    : never;
 
 const EXPRESSION = /\{([+]?)([A-Za-z0-9_]+)\}/g;
 

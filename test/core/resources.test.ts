@@ -51,11 +51,66 @@ describe('staticResources', () => {
   it('rejects duplicate URIs and completion sources for variables a template lacks', () => {
     const r = defineResource({ uri: 'x://a', name: 'a', read: () => '' });
     expect(() => staticResources({ resources: [r, r] })).toThrow(/Duplicate resource URI/);
+    // @ts-expect-error: the compiler refuses it too (test/core/resource-template-types.test.ts); plain JavaScript gets the throw.
     expect(() => defineResourceTemplate({ uriTemplate: 'x://{a}', name: 'a', complete: { b: [] }, read: () => '' })).toThrow(/no variable "b"/);
   });
 });
 
+describe('staticResources with one array', () => {
+  const item = defineResourceTemplate({ uriTemplate: 'x://items/{id}', name: 'item', complete: { id: ['1', '2'] }, read: (_uri, { id }) => `item ${id}` });
+  const fixed = defineResource({ uri: 'x://items/fixed', name: 'fixed', read: () => 'fixed wins' });
+  const text = defineResource({ uri: 'x://text', name: 'text', read: () => 'hello' });
+
+  it('serves resources and templates mixed in any order, fixed URIs first', async () => {
+    const provider = staticResources([item, fixed, text]);
+    expect(await provider.list()).toEqual([fixed.resource, text.resource]);
+    expect(await provider.templates?.()).toEqual([item.template]);
+    expect(await provider.read('x://items/fixed', ctx)).toMatchObject({ contents: [{ text: 'fixed wins' }] });
+    expect(await provider.read('x://items/7', ctx)).toMatchObject({ contents: [{ text: 'item 7' }] });
+    expect(await provider.complete?.('x://items/{id}', { name: 'id', value: '' }, { arguments: {} }, ctx)).toMatchObject({ values: ['1', '2'] });
+  });
+
+  it('serves what the deprecated { resources, templates } form serves', async () => {
+    const old = staticResources({ resources: [fixed, text], templates: [item] });
+    const one = staticResources([fixed, item, text]);
+    expect(await one.list()).toEqual(await old.list());
+    expect(await one.templates?.()).toEqual(await old.templates?.());
+  });
+
+  it('throws on a duplicate, on an item that is no definition, and on a definition not in an array', () => {
+    expect(() => staticResources([text, item, text])).toThrow(/Duplicate resource URI "x:\/\/text"/);
+    expect(() => staticResources([item, item])).toThrow(/Duplicate resource template/);
+    // What plain JavaScript can pass.
+    expect(() => staticResources([text, { uri: 'x://raw', name: 'raw' } as never])).toThrow(
+      new TypeError('staticResources() takes defineResource and defineResourceTemplate definitions; item 2 is neither'),
+    );
+    expect(() => staticResources([null as never])).toThrow(/item 1 is neither/);
+    expect(() => staticResources(text as never)).toThrow(new TypeError('staticResources() takes an array: staticResources([definition])'));
+  });
+});
+
 describe('liveResources', () => {
+  it('starts with one array and is replaced with another, mixing both kinds', async () => {
+    const live = liveResources([defineResourceTemplate({ uriTemplate: 'x://t/{a}', name: 't', read: (_uri, { a }) => a })]);
+    expect(await live.read('x://t/q', ctx)).toMatchObject({ contents: [{ text: 'q' }] });
+    let changes = 0;
+    live.watch(() => changes++);
+    live.set([defineResource({ uri: 'x://a', name: 'a', read: () => 'a' }), defineResourceTemplate({ uriTemplate: 'x://u/{b}', name: 'u', read: () => 'u' })]);
+    expect(changes).toBe(1);
+    expect((await live.list()).map((r) => r.uri)).toEqual(['x://a']);
+    expect((await live.templates?.())?.map((t) => t.uriTemplate)).toEqual(['x://u/{b}']);
+    expect(() => live.set([{} as never])).toThrow(/set\(\) takes defineResource and defineResourceTemplate definitions; item 1 is neither/);
+    // A refused set leaves the last one served.
+    expect((await live.list()).map((r) => r.uri)).toEqual(['x://a']);
+  });
+
+  it('still takes the deprecated { resources, templates } form', async () => {
+    const live = liveResources({ templates: [defineResourceTemplate({ uriTemplate: 'x://t/{a}', name: 't', read: () => '' })] });
+    expect((await live.templates?.())?.map((t) => t.uriTemplate)).toEqual(['x://t/{a}']);
+    live.set({ resources: [defineResource({ uri: 'x://b', name: 'b', read: () => '' })] });
+    expect((await live.list()).map((r) => r.uri)).toEqual(['x://b']);
+  });
+
   it('reports list changes and updates', () => {
     const live = liveResources();
     const events: unknown[] = [];
