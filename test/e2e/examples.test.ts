@@ -68,13 +68,19 @@ async function overHttp(file: string): Promise<URL> {
 }
 
 describe('examples', () => {
-  it('quick-start.ts: a prompt with arguments and completion', async () => {
+  it('quick-start.ts: a prompt with arguments and completion, a resource template with completion', async () => {
     const client = await overStdio('quick-start.ts');
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['code_review']);
     const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'code_review' }, argument: { name: 'language', value: 'py' } });
     expect(completed.completion.values).toEqual(['python']);
     const got = await client.getPrompt({ name: 'code_review', arguments: { language: 'go', code: 'x := 1' } });
     expect(got.messages[0]?.content).toEqual({ type: 'text', text: expect.stringContaining('Review this go code') });
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['notes://{topic}']);
+    const topics = await client.complete({ ref: { type: 'ref/resource', uri: 'notes://{topic}' }, argument: { name: 'topic', value: 'ro' } });
+    expect(topics.completion.values).toEqual(['roadmap']);
+    expect((await client.readResource({ uri: 'notes://design' })).contents).toEqual([
+      { uri: 'notes://design', mimeType: 'text/markdown', text: '# Notes on design' },
+    ]);
   });
 
   it('skills-server.ts: the bundled skills and a prompt written in code, with their files and tools', async () => {
