@@ -202,6 +202,7 @@ async function settle(state: State, entry: InFlight, revision: Revision, pending
     const wire = revision.encodeError(error, state.logger);
     return errorResponse(entry.id, wire.code, wire.message, wire.data);
   } finally {
+    entry.end();
     state.inFlight.delete(entry.id);
     // Questions the handler left unanswered are of no use any more.
     state.outgoing?.abandon(entry.id, 'The request ended', true);

@@ -81,6 +81,8 @@ export class InFlight implements MethodContext {
   declare readonly cancelled: boolean;
   readonly #shared: Shared;
   readonly #abort = new LazySignal();
+  /** Set once the request is answered (or withdrawn): nothing more is sent for it. */
+  #ended = false;
   readonly #revision: Revision;
   readonly facts: RequestFacts;
 
@@ -148,13 +150,20 @@ export class InFlight implements MethodContext {
     this.#abort.abort(reason);
   }
 
+  /** The request has its response: a context kept past it sends nothing more. */
+  end(): void {
+    this.#ended = true;
+  }
+
   get closing(): AbortSignal {
     return this.#shared.shutdown.signal;
   }
 
   notify(notification: JsonRpcNotification): void {
-    // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation).
-    if (!this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification, this.id);
+    // After cancellation nothing more is sent for the request (2026-07-28 stdio §Cancellation), nor
+    // after its response: its progress ends there (2025-06-18 basic/utilities/progress
+    // §Implementation Notes: they MUST stop after completion), and HTTP has closed its answer.
+    if (!this.#ended && !this.#abort.aborted && !this.#shared.closed) this.#shared.peer.send(notification, this.id);
   }
 }
 

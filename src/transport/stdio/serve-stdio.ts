@@ -16,12 +16,13 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode } from '../../jsonrpc/errors.js';
-import { errorResponse, type JsonRpcOutgoing, parseMessage, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
+import { errorResponse, parseMessage } from '../../jsonrpc/messages.js';
 import type { Server } from '../../server/index.js';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { createLifecycle, DEFAULT_DRAIN_TIMEOUT_MS, drain } from '../lifecycle.js';
 import { createLineReader } from './line-reader.js';
 import { createScheduler } from './scheduler.js';
+import { stdioOutput } from './stdout.js';
 
 export interface StdioOptions {
   /** Defaults to process.stdin. */
@@ -88,57 +89,6 @@ function settings(server: Server, options: StdioOptions) {
   };
 }
 
-/** stdout as the transport writes it: whole messages, corked per turn, and whether it is too full. */
-interface StdioOutput {
-  write(message: JsonRpcOutgoing): void;
-  /** Sends what this turn wrote now. */
-  flush(): void;
-  /** stdout holds more than allowed; `writableNeedDrain` too, so that a 'drain' is sure to come. */
-  full(): boolean;
-  /** Nothing more is written (stdout failed). */
-  fail(): void;
-}
-
-function stdioOutput(output: Writable, maxBufferedOutput: number): StdioOutput {
-  let writable = true;
-  // Messages written in one turn of the event loop leave together: stdout is
-  // corked at the first and uncorked once the turn's work is done, so a client
-  // that pipelines requests gets its answers in a few writes instead of one
-  // system call each. A lone answer waits only for the end of the turn.
-  let corked = false;
-  function flush(): void {
-    if (!corked) return;
-    corked = false;
-    output.uncork();
-  }
-  function write(message: JsonRpcOutgoing): void {
-    if (!writable) return;
-    if (!corked) {
-      corked = true;
-      output.cork();
-      setImmediate(flush);
-    }
-    // JSON text escapes control characters, so a message never holds a raw newline.
-    const parts = splitEncodedMessage(message);
-    if (!parts) {
-      output.write(`${serializeMessage(message)}\n`);
-      return;
-    }
-    // A shared result (a list page) goes out as the bytes encoded once for it.
-    output.write(parts.head);
-    output.write(parts.result);
-    output.write(`${parts.tail}\n`);
-  }
-  return {
-    write,
-    flush,
-    full: () => writable && output.writableNeedDrain && output.writableLength > maxBufferedOutput,
-    fail() {
-      writable = false;
-    },
-  };
-}
-
 /**
  * Serves `server` over stdio until stdin ends.
  *
@@ -149,7 +99,7 @@ function stdioOutput(output: Writable, maxBufferedOutput: number): StdioOutput {
 export function serveStdio(server: Server, options: StdioOptions = {}): StdioServer {
   const { input, output, logger, maxBytes, drainTimeoutMs, maxBufferedOutput, maxConcurrent, maxListens } = settings(server, options);
   const out = stdioOutput(output, maxBufferedOutput);
-  const connection = server.connect({ send: out.write, carriesRequests: true, soleCaller: true, network: 'pipe' });
+  const connection = server.connect({ send: out.send, carriesRequests: true, soleCaller: true, network: 'pipe' });
   const scheduler = createScheduler(
     connection,
     {
@@ -168,7 +118,9 @@ export function serveStdio(server: Server, options: StdioOptions = {}): StdioSer
     input.off('data', onData);
     // What was received is answered, waiting ones included, within the drain time.
     await drain({ connections: () => [connection], settled: scheduler.settled, timeoutMs: drainTimeoutMs });
-    // Whatever this turn wrote goes out before anyone learns the server stopped.
+    // Responses held behind their requests' notifications (stdout.ts) are written, and
+    // whatever this turn wrote goes out, before anyone learns the server stopped.
+    await out.settled();
     out.flush();
     resolveDone();
   });

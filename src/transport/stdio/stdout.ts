@@ -1,0 +1,175 @@
+/**
+ * stdout as the stdio transport writes it: whole messages, one per line,
+ * corked per turn of the event loop, and whether it is too full.
+ *
+ * A request's own notifications (its progress, its log messages) leave
+ * before its response, and never in the same write as it: the official
+ * clients (SDK v1 and v2) handle every message of one read in a loop, each
+ * notification a microtask later but the response at once, and the response
+ * removes the request's progress handler; a progress notification read in
+ * the same chunk as its response is dropped (0 of 400 arrived over 200 fast
+ * calls with two steps each; test/reliability/progress-delivery.mjs). So the
+ * response of a request whose notifications were written less than
+ * {@link NOTIFICATION_GAP_MS} ago, or not yet, waits for their writes to
+ * complete (the write callbacks) and that long, which lets the client read
+ * them first. Nothing but time can tell: no message acknowledges them (a
+ * `ping` would, but 2026-07-28 has none). A request that sent nothing pays
+ * a `Map` size check.
+ */
+import type { Writable } from 'node:stream';
+import { type JsonRpcOutgoing, type RequestId, serializeMessage, splitEncodedMessage } from '../../jsonrpc/messages.js';
+
+/**
+ * How long a response waits after its request's last notification was
+ * written, so that the client has read that first. A client process woken
+ * by the pipe reads within microseconds on an idle machine but can wait a
+ * scheduler slice or more under load: over 200 calls of three steps each,
+ * a turn of the event loop let about 16% of the notifications through, 1 ms
+ * 98%, 5 ms all but one call's; 10 ms lost one call's in 2,600 on a loaded
+ * machine (test/reliability/progress-delivery.mjs).
+ * Only a response that comes this soon after its notifications waits.
+ */
+const NOTIFICATION_GAP_MS = 10;
+
+/** stdout as the transport writes it. */
+export interface StdioOutput {
+  /** Writes a message the server sends unprompted; `relatedTo` names the request it belongs to. */
+  send(message: JsonRpcOutgoing, relatedTo?: RequestId): void;
+  /** Writes a response (or a notification of no request). */
+  write(message: JsonRpcOutgoing): void;
+  /** Sends what this turn wrote now. */
+  flush(): void;
+  /** Resolves once no response waits for its request's notifications. */
+  settled(): Promise<void>;
+  /** stdout holds more than allowed; `writableNeedDrain` too, so that a 'drain' is sure to come. */
+  full(): boolean;
+  /** Nothing more is written (stdout failed). */
+  fail(): void;
+}
+
+/** The notifications of one request that are not all written yet, and its response once it waits for them. */
+interface Notified {
+  /** Notification writes whose callback has not come. */
+  pending: number;
+  response: JsonRpcOutgoing | undefined;
+  /** The write callback of each notification (one per request, not per write). */
+  readonly written: () => void;
+}
+
+interface State {
+  readonly output: Writable;
+  writable: boolean;
+  corked: boolean;
+  readonly flush: () => void;
+  /** Requests with notifications not yet written, or written less than the gap ago. */
+  readonly notified: Map<RequestId | null, Notified>;
+  idle: (() => void) | undefined;
+}
+
+/** Creates the output over `output`; `maxBufferedOutput` bytes unread make it full. */
+export function stdioOutput(output: Writable, maxBufferedOutput: number): StdioOutput {
+  const state: State = {
+    output,
+    writable: true,
+    corked: false,
+    flush() {
+      if (!state.corked) return;
+      state.corked = false;
+      output.uncork();
+    },
+    notified: new Map(),
+    idle: undefined,
+  };
+  return {
+    send(message, relatedTo) {
+      if (relatedTo === undefined || 'id' in message) write(state, message);
+      else notify(state, message, relatedTo);
+    },
+    write(message) {
+      // The fast path: no request has notifications under way.
+      if (state.notified.size === 0 || 'method' in message) write(state, message);
+      else answer(state, message);
+    },
+    flush: state.flush,
+    settled() {
+      if (state.notified.size === 0 || !state.writable) return Promise.resolve();
+      return new Promise((resolve) => {
+        state.idle = resolve;
+      });
+    },
+    full: () => state.writable && output.writableNeedDrain && output.writableLength > maxBufferedOutput,
+    fail() {
+      state.writable = false;
+      // What waited is dropped, as every later write is.
+      state.notified.clear();
+      release(state);
+    },
+  };
+}
+
+// Messages written in one turn of the event loop leave together: stdout is
+// corked at the first and uncorked once the turn's work is done, so a client
+// that pipelines requests gets its answers in a few writes instead of one
+// system call each. A lone answer waits only for the end of the turn.
+function write(state: State, message: JsonRpcOutgoing, written?: () => void): void {
+  if (!state.writable) return;
+  const { output } = state;
+  if (!state.corked) {
+    state.corked = true;
+    output.cork();
+    setImmediate(state.flush);
+  }
+  // JSON text escapes control characters, so a message never holds a raw newline.
+  const parts = splitEncodedMessage(message);
+  if (!parts) {
+    output.write(`${serializeMessage(message)}\n`, written);
+    return;
+  }
+  // A shared result (a list page) goes out as the bytes encoded once for it.
+  output.write(parts.head);
+  output.write(parts.result);
+  output.write(`${parts.tail}\n`, written);
+}
+
+/** A notification of request `id`: written, and counted until its write completes. */
+function notify(state: State, message: JsonRpcOutgoing, id: RequestId): void {
+  if (!state.writable) return;
+  let entry = state.notified.get(id);
+  if (!entry) {
+    const created: Notified = { pending: 0, response: undefined, written: () => onWritten(state, id, created) };
+    entry = created;
+    state.notified.set(id, entry);
+  }
+  entry.pending++;
+  write(state, message, entry.written);
+}
+
+function onWritten(state: State, id: RequestId, entry: Notified): void {
+  if (--entry.pending > 0) return;
+  setTimeout(() => {
+    if (entry.pending > 0 || state.notified.get(id) !== entry) return;
+    state.notified.delete(id);
+    if (entry.response) write(state, entry.response);
+    release(state);
+  }, NOTIFICATION_GAP_MS);
+}
+
+/** A response: written now, unless its request's notifications are still under way. */
+function answer(state: State, message: JsonRpcOutgoing): void {
+  const entry = state.notified.get((message as { id: RequestId | null }).id);
+  if (!entry || entry.response) {
+    write(state, message);
+    return;
+  }
+  entry.response = message;
+  // The notifications go now rather than at the end of the turn, with whatever else it wrote.
+  state.flush();
+}
+
+/** Tells `settled` once nothing waits. */
+function release(state: State): void {
+  if (state.notified.size > 0 || !state.idle) return;
+  const idle = state.idle;
+  state.idle = undefined;
+  idle();
+}
