@@ -7,8 +7,9 @@ import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { createEmitter } from '../util/emitter.js';
 import { parseUriTemplate, type UriTemplate } from '../util/uri-template.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
-import type { Awaitable, Principal, RequestContext } from './context.js';
+import type { Awaitable, HandlerContext, Principal, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
+import { handlerContext } from './handler-context.js';
 import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceContents, ResourceTemplate } from './model.js';
 
 /** A change a resource provider reports. */
@@ -44,7 +45,7 @@ type DescriptorFields = Omit<ResourceTemplate, 'uriTemplate'>;
 export interface ResourceDefinitionInput extends DescriptorFields {
   uri: string;
   size?: number;
-  read(ctx: RequestContext): Awaitable<ResourceOutput>;
+  read(ctx: HandlerContext): Awaitable<ResourceOutput>;
 }
 
 /** The input of {@link defineResourceTemplate}. */
@@ -53,7 +54,7 @@ export interface ResourceTemplateDefinitionInput extends DescriptorFields {
   /** Completion sources per template variable. */
   complete?: Record<string, CompletionSource>;
   /** Reads one matching URI; throw {@link ResourceNotFoundError} when the values name nothing. */
-  read(uri: string, variables: Record<string, string>, ctx: RequestContext): Awaitable<ResourceOutput>;
+  read(uri: string, variables: Record<string, string>, ctx: HandlerContext): Awaitable<ResourceOutput>;
 }
 
 /** A declared fixed resource. */
@@ -128,7 +129,7 @@ export function defineResource(input: ResourceDefinitionInput): ResourceDefiniti
   return {
     resource,
     async read(ctx) {
-      return toReadResult(input.uri, input.mimeType, await input.read(ctx));
+      return toReadResult(input.uri, input.mimeType, await input.read(handlerContext(ctx)));
     },
   };
 }
@@ -162,7 +163,7 @@ export function defineResourceTemplate(input: ResourceTemplateDefinitionInput): 
     template,
     parsed,
     async read(uri, variables, ctx) {
-      return toReadResult(uri, input.mimeType, await input.read(uri, variables, ctx));
+      return toReadResult(uri, input.mimeType, await input.read(uri, variables, handlerContext(ctx)));
     },
     async complete(argument, context, ctx) {
       const completer = completers.get(argument.name);

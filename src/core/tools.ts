@@ -5,8 +5,9 @@
  */
 import { ErrorCode, isProtocolError, ProtocolError } from '../jsonrpc/errors.js';
 import { audienceKey } from './audience.js';
-import type { Awaitable, Principal, RequestContext } from './context.js';
+import type { Awaitable, HandlerContext, Principal, RequestContext } from './context.js';
 import { isOutputLimitError, isToolArgumentsError, ToolArgumentsError } from './errors.js';
+import { handlerContext } from './handler-context.js';
 import { InputPendingError, isMissingClientCapabilityError } from './input.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
 import { combineNamed, findNamed, liveSet, type NamedSet, namedSet } from './named.js';
@@ -92,7 +93,7 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
    * round). Its result is `call`'s third argument. Without a task (the tool
    * runs at once), it runs just before `call`.
    */
-  prepare?(args: SchemaOutput<I>, ctx: RequestContext): Awaitable<P>;
+  prepare?(args: SchemaOutput<I>, ctx: HandlerContext): Awaitable<P>;
   /**
    * Runs the tool with arguments that passed `inputSchema`. A throw is a
    * failure of the tool, answered as a result with `isError: true` and the
@@ -101,7 +102,7 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
    * the schema let through but the tool cannot take) as each revision
    * answers invalid arguments.
    */
-  call(args: SchemaOutput<I>, ctx: RequestContext, prepared: P): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
+  call(args: SchemaOutput<I>, ctx: HandlerContext, prepared: P): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
 }
 
 /** A defined tool: its listing entry and how to call it. */
@@ -136,13 +137,13 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
   if (input.icons !== undefined) tool.icons = input.icons;
   if (input.task !== undefined && input.task !== 'forbidden') tool.execution = { taskSupport: input.task };
   if (input._meta !== undefined) tool._meta = input._meta;
-  const run = input.call as (args: unknown, ctx: RequestContext, prepared: unknown) => Awaitable<ToolOutput<unknown>>;
-  const before = input.prepare as ((args: unknown, ctx: RequestContext) => Awaitable<unknown>) | undefined;
+  const run = input.call as (args: unknown, ctx: HandlerContext, prepared: unknown) => Awaitable<ToolOutput<unknown>>;
+  const before = input.prepare as ((args: unknown, ctx: HandlerContext) => Awaitable<unknown>) | undefined;
 
   async function prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<{ readonly value: unknown }> {
     const checked = await inputSchema.validate(args);
     if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
-    return { value: before ? await before(checked.value, ctx) : undefined };
+    return { value: before ? await before(checked.value, handlerContext(ctx)) : undefined };
   }
 
   return {
@@ -153,7 +154,7 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
       if (!checked.ok) throw new ToolArgumentsError(name, checked.issues);
       let output: ToolOutput<unknown>;
       try {
-        output = await run(checked.value, ctx, (prepared ?? (before ? await prepare(args, ctx) : undefined))?.value);
+        output = await run(checked.value, handlerContext(ctx), (prepared ?? (before ? await prepare(args, ctx) : undefined))?.value);
       } catch (error) {
         // Not failures of the tool: a protocol error, an output cap, a wait for the client's input,
         // or invalid arguments the tool found itself, answered as those the schema finds (2025-06-18:
