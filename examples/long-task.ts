@@ -13,11 +13,11 @@ const report = defineTool({
       await sleep(30_000, undefined, { signal: ctx.signal }); // aborted by tasks/cancel
       // A question mid-task: the task waits in `input_required` until the client answers.
       if (step === 3) {
-        const answer = await ctx.input?.('include_drafts', {
+        const answer = await ctx.input('include_drafts', {
           method: 'elicitation/create',
           params: { message: 'Include draft figures?', requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } } },
         });
-        if (answer?.action !== 'accept') return 'Report built without drafts.';
+        if (answer.action !== 'accept') return 'Report built without drafts.';
       }
     }
     return 'Report built.';

@@ -6,13 +6,14 @@
 
 export { combinePrompts } from './core/combine.js';
 export type { Completer, CompletionSource } from './core/completers.js';
-export type { Awaitable, Logger, LogLevel, OutputLimits, Principal, RequestContext } from './core/context.js';
+export type { Awaitable, Can, HandlerContext, Logger, LogLevel, OutputLimits, Principal, RequestContext } from './core/context.js';
 // Context and model
 export { silentLogger } from './core/context.js';
 export type { CompletionProvider, Features } from './core/engine.js';
 // Errors
 export { isResourceNotFoundError, isToolArgumentsError, OutputLimitError, ResourceNotFoundError, ToolArgumentsError } from './core/errors.js';
-export type { ElicitResult, InputRequest, InputResponse } from './core/input.js';
+export { requestContext } from './core/handler-context.js';
+export type { ElicitAnswer, ElicitationSchema, ElicitResult, InputRequest, InputResponse } from './core/input.js';
 export {
   InputPendingError,
   InputUnavailableError,

@@ -193,6 +193,9 @@ export async function skillsServer(
     skills: folder.skills,
     ...(folder.tools ? { tools: folder.tools } : {}),
     logger: options.logger,
+    // A folder's prompts, resources and skill tools send no log messages: no `logging` capability
+    // declared that nothing uses (2026-07-28 deprecates protocol logging, SEP-2577).
+    logging: false,
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
     ...(options.requestStateKey !== undefined ? { requestStateKey: options.requestStateKey } : {}),
   });

@@ -40,7 +40,11 @@ export interface OutputLimits {
 
 /**
  * Per-request context handed to providers. Pass it on as it is, or copy it
- * (`{ ...ctx, logger: mine }`): a copy has the request's own signal.
+ * (`{ ...ctx, logger: mine }`): a copy has the request's own signal and every
+ * member below. A server always gives all of them; a context made by hand
+ * (a test, code calling a provider directly) may give only `signal` and
+ * `logger`, and `definePrompt`, `defineTool` and the resource definitions
+ * fill in the rest before the handler runs ({@link HandlerContext}).
  */
 export interface RequestContext {
   /** Aborted when the client cancels the request or the connection closes. */
@@ -53,39 +57,98 @@ export interface RequestContext {
   logger: Logger;
   /** The server's output caps; absent when a provider is called outside a server. */
   readonly limits?: OutputLimits;
-  /**
-   * Sends a log message about this request to the client (`notifications/message`)
-   * when the server has logging on (`createServer({ logging: true })`) and the
-   * client asked for this level or a more severe one; otherwise does nothing.
-   * Absent from contexts made outside a server.
-   */
+  /** See {@link HandlerContext.log}. Absent from contexts made by hand. */
   readonly log?: (level: LogLevel, data: unknown, logger?: string) => void;
-  /**
-   * Reports how far this request has come (`notifications/progress`) when the
-   * client asked for progress with a token; otherwise does nothing. `progress`
-   * should grow with every call. Absent from contexts made outside a server.
-   */
+  /** See {@link HandlerContext.progress}. Absent from contexts made by hand. */
   readonly progress?: (progress: number, total?: number, message?: string) => void;
-  /**
-   * Asks the client for input this request needs (the user, its model, its
-   * roots) and resolves with the answer. `key` names the question; ask each
-   * question under one key. On 2026-07-28 the request ends with an
-   * InputRequiredResult and the handler runs again from the start when the
-   * client retries with the answers: code before `input` runs once per round,
-   * so keep it free of side effects. Rejects with a missing-capability error
-   * when the client cannot answer that kind of question; check
-   * `client.capabilities` first to fall back to another. Absent from contexts
-   * made outside a server.
-   */
+  /** See {@link HandlerContext.input}. Absent from contexts made by hand. */
   readonly input?: <R extends InputRequest>(key: string, request: R) => Promise<InputResponse<R>>;
-  /** What the client declared for this request (2026-07-28) or its session. Absent outside a server. */
+  /** See {@link HandlerContext.client}. Absent from contexts made by hand. */
   readonly client?: { readonly capabilities: Readonly<Record<string, unknown>> };
+  /** See {@link HandlerContext.can}. Absent from contexts made by hand. */
+  readonly can?: Can;
   /**
    * Who sent the request, when the transport authenticated it (an OAuth
    * access token over HTTP). Absent when nothing was checked: stdio, a
    * static token, no authorization.
    */
   readonly principal?: Principal | undefined;
+}
+
+/**
+ * The context a handler of `definePrompt`, `defineTool`, `defineResource` or
+ * `defineResourceTemplate` gets: every member is there, so handler code calls
+ * `ctx.log(...)`, `ctx.progress(...)` and `ctx.input(...)` without checks.
+ * Where the client or the transport cannot carry one, it does nothing (log,
+ * progress) or rejects (input); `can` tells which, for a handler that would
+ * rather not do the work at all.
+ */
+export interface HandlerContext extends RequestContext {
+  /**
+   * Sends a log message about this request to the client
+   * (`notifications/message`) when the client wants messages at this level:
+   * on 2025 revisions every level until it sets one with `logging/setLevel`,
+   * on 2026-07-28 only at or above the request's `_meta` log level (none
+   * without it). Does nothing otherwise, or when the server was made with
+   * `logging: false`.
+   */
+  readonly log: (level: LogLevel, data: unknown, logger?: string) => void;
+  /**
+   * Reports how far this request has come (`notifications/progress`) when the
+   * client asked for progress with a token; otherwise does nothing. `progress`
+   * should grow with every call.
+   */
+  readonly progress: (progress: number, total?: number, message?: string) => void;
+  /**
+   * Asks the client for input this request needs (the user, its model, its
+   * roots) and resolves with the answer. `key` names the question; ask each
+   * question under one key. On 2026-07-28 the request ends with an
+   * InputRequiredResult and the handler runs again from the start when the
+   * client retries with the answers: code before `input` runs once per round,
+   * so keep it free of side effects. An elicitation's `requestedSchema` may be
+   * a Standard Schema (zod 4...): the client gets its JSON Schema, and an
+   * accepted answer's `content` is validated with it and typed as its output.
+   * Rejects with an InputUnavailableError where no question can reach the
+   * client (outside a server; a 2025 revision over HTTP without sessions),
+   * and with a MissingClientCapabilityError when the client did not declare
+   * the capability; `can.input(method)` tells both beforehand.
+   */
+  readonly input: <R extends InputRequest>(key: string, request: R) => Promise<InputResponse<R>>;
+  /** What the client declared for this request (2026-07-28) or its session; `{}` outside a server. */
+  readonly client: { readonly capabilities: Readonly<Record<string, unknown>> };
+  /** What would reach the client from this request: see {@link Can}. */
+  readonly can: Can;
+}
+
+/**
+ * What a request's context can carry to its client. `log`, `progress` and
+ * `input` never fail for want of a client that listens; these say whether
+ * they would do anything, so a handler can skip work whose only use is a
+ * message nobody gets (formatting a large log entry, counting for progress)
+ * or choose another way before asking (a default instead of a question).
+ */
+export interface Can {
+  /**
+   * Whether `progress` sends anything: the client gave the request a
+   * `progressToken` (basic/utilities/progress). Without one, progress
+   * notifications have nothing to name and are not sent.
+   */
+  readonly progress: boolean;
+  /**
+   * Whether `log(level, ...)` sends the message: the server declares the
+   * `logging` capability (server/utilities/logging §Capabilities: a server
+   * that emits log messages MUST) and the client wants this level (the
+   * session's `logging/setLevel`, or the 2026-07-28 request's `_meta` level).
+   */
+  log(level: LogLevel): boolean;
+  /**
+   * Whether `input` with a question of this kind reaches the client: the
+   * transport carries questions (a 2025 session or stdio, a 2026-07-28
+   * prompts/get, resources/read or tools/call, a task on 2026-07-28) and the
+   * client declared the capability the question needs (`elicitation`,
+   * `sampling`, `roots`), which a server MUST NOT assume otherwise.
+   */
+  input(method: InputRequest['method']): boolean;
 }
 
 /** The caller an access token names, as the transport that checked it says. */

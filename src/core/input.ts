@@ -5,23 +5,41 @@
  * way (2026-07-28: an InputRequiredResult and a retry, basic/patterns/mrtr).
  */
 import type { JsonSchema } from './model.js';
+import type { StandardSchema } from './tool-schema.js';
+
+/**
+ * The form an elicitation asks for: a JSON Schema object as the client gets
+ * it (a flat object of primitive properties, client/elicitation
+ * §Requested Schema), or a Standard Schema (zod 4, valibot, arktype) that
+ * `ctx.input` converts to one and validates the answer with.
+ */
+export type ElicitationSchema = JsonSchema | StandardSchema;
 
 /** A question for the client, as the protocol names it. */
 export type InputRequest =
-  | { method: 'elicitation/create'; params: { mode?: 'form'; message: string; requestedSchema: JsonSchema } }
+  | { method: 'elicitation/create'; params: { mode?: 'form'; message: string; requestedSchema: ElicitationSchema } }
   | { method: 'sampling/createMessage'; params: Record<string, unknown> & { messages: unknown[]; maxTokens: number } }
   | { method: 'roots/list'; params?: Record<string, unknown> };
 
-/** The user's answer to an elicitation. */
+/** The user's answer to an elicitation whose schema is JSON Schema. */
 export interface ElicitResult {
   action: 'accept' | 'decline' | 'cancel';
   /** The submitted form, when accepted. */
   content?: Record<string, string | number | boolean | string[]>;
 }
 
-/** The client's answer to each kind of question. */
-export type InputResponse<R extends InputRequest = InputRequest> = R['method'] extends 'elicitation/create'
-  ? ElicitResult
+/**
+ * The user's answer to an elicitation whose schema is a Standard Schema with
+ * output `T`: an accepted form is there, validated and typed; a declined or
+ * cancelled one carries nothing (client/elicitation §Response Actions).
+ */
+export type ElicitAnswer<T> = { action: 'accept'; content: T } | { action: 'decline' | 'cancel'; content?: undefined };
+
+/** The client's answer to each kind of question (not distributed over a union of questions, as before Standard Schemas). */
+export type InputResponse<R extends InputRequest = InputRequest> = [R] extends [{ method: 'elicitation/create'; params: { requestedSchema: infer S } }]
+  ? [S] extends [StandardSchema<unknown, infer T>]
+    ? ElicitAnswer<T>
+    : ElicitResult
   : R['method'] extends 'roots/list'
     ? { roots: Array<{ uri: string; name?: string }> }
     : Record<string, unknown> & { role: string; content: unknown; model: string };

@@ -4,7 +4,8 @@
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
-import type { Awaitable, RequestContext } from './context.js';
+import type { Awaitable, HandlerContext, RequestContext } from './context.js';
+import { handlerContext } from './handler-context.js';
 import type { Completion, CompletionArgument, CompletionContext, Icon, Meta, Prompt, PromptArgument, PromptMessage, PromptResult } from './model.js';
 import { findNamed, liveSet, type NamedSet, namedSet } from './named.js';
 
@@ -57,7 +58,7 @@ interface PromptDeclaration<A extends readonly PromptArgumentDefinition[]> {
  * builds, encodes and serializes once.
  */
 export type PromptDefinitionInput<A extends readonly PromptArgumentDefinition[]> = PromptDeclaration<A> &
-  ({ get(args: PromptArgs<A>, ctx: RequestContext): Awaitable<PromptOutput>; output?: never } | { output: PromptOutput; get?: never });
+  ({ get(args: PromptArgs<A>, ctx: HandlerContext): Awaitable<PromptOutput>; output?: never } | { output: PromptOutput; get?: never });
 
 /** A defined prompt: its listing entry, how to get it, how to complete its arguments. */
 export interface PromptDefinition {
@@ -128,7 +129,7 @@ export function definePrompt<const A extends readonly PromptArgumentDefinition[]
   return {
     prompt,
     async get(args, ctx) {
-      return fixed ?? toResult(await (get as NonNullable<typeof get>)(args as PromptArgs<A>, ctx));
+      return fixed ?? toResult(await (get as NonNullable<typeof get>)(args as PromptArgs<A>, handlerContext(ctx)));
     },
     async complete(argument, context, ctx) {
       const completer = completers.get(argument.name);

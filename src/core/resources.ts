@@ -7,8 +7,9 @@ import { InvalidParamsError } from '../jsonrpc/errors.js';
 import { createEmitter } from '../util/emitter.js';
 import { parseUriTemplate, type TemplateVariableNames, type TemplateVariables, type UriTemplate } from '../util/uri-template.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
-import type { Awaitable, Principal, RequestContext } from './context.js';
+import type { Awaitable, HandlerContext, Principal, RequestContext } from './context.js';
 import { ResourceNotFoundError } from './errors.js';
+import { handlerContext } from './handler-context.js';
 import type { Completion, CompletionArgument, CompletionContext, ReadResourceResult, Resource, ResourceTemplate } from './model.js';
 import { type ResourceOutput, toReadResult } from './resource-output.js';
 
@@ -44,7 +45,7 @@ type DescriptorFields = Omit<ResourceTemplate, 'uriTemplate'>;
 export interface ResourceDefinitionInput extends DescriptorFields {
   uri: string;
   size?: number;
-  read(ctx: RequestContext): Awaitable<ResourceOutput>;
+  read(ctx: HandlerContext): Awaitable<ResourceOutput>;
 }
 
 /**
@@ -57,7 +58,7 @@ export interface ResourceTemplateDefinitionInput<T extends string = string> exte
   /** Completion sources per template variable. */
   complete?: string extends T ? Record<string, CompletionSource> : { [K in TemplateVariableNames<T>]?: CompletionSource };
   /** Reads one matching URI; throw {@link ResourceNotFoundError} when the values name nothing. */
-  read(uri: string, variables: TemplateVariables<T>, ctx: RequestContext): Awaitable<ResourceOutput>;
+  read(uri: string, variables: TemplateVariables<T>, ctx: HandlerContext): Awaitable<ResourceOutput>;
 }
 
 /** A declared fixed resource. */
@@ -88,7 +89,7 @@ export function defineResource(input: ResourceDefinitionInput): ResourceDefiniti
   return {
     resource,
     async read(ctx) {
-      return toReadResult(input.uri, input.mimeType, await input.read(ctx));
+      return toReadResult(input.uri, input.mimeType, await input.read(handlerContext(ctx)));
     },
   };
 }
@@ -125,7 +126,7 @@ export function defineResourceTemplate<const T extends string>(input: ResourceTe
     template,
     parsed,
     async read(uri, variables, ctx) {
-      return toReadResult(uri, input.mimeType, await input.read(uri, variables as TemplateVariables<T>, ctx));
+      return toReadResult(uri, input.mimeType, await input.read(uri, variables as TemplateVariables<T>, handlerContext(ctx)));
     },
     async complete(argument, context, ctx) {
       const completer = completers.get(argument.name);

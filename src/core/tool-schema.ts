@@ -26,9 +26,11 @@ export interface StandardSchema<Input = unknown, Output = Input> {
   };
 }
 
+type StandardPath = ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>;
+
 type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: StandardPath | undefined }> };
 
 /** A schema a tool may declare. */
 export type ToolSchema = JsonSchema | StandardSchema;
@@ -45,13 +47,24 @@ export interface CompiledSchema {
 
 const MAX_ISSUES = 10;
 
-function isStandard(schema: ToolSchema): schema is StandardSchema {
-  return typeof (schema as StandardSchema)['~standard'] === 'object' && (schema as StandardSchema)['~standard'] !== null;
+/** Whether `schema` is a Standard Schema library's schema rather than a JSON Schema object. */
+export function isStandard(schema: unknown): schema is StandardSchema {
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    typeof (schema as StandardSchema)['~standard'] === 'object' &&
+    (schema as StandardSchema)['~standard'] !== null
+  );
 }
 
-function pathText(path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined): string {
+function pathText(path: StandardPath | undefined): string {
   if (!path || path.length === 0) return '';
   return `/${path.map((part) => String(typeof part === 'object' ? part.key : part)).join('/')}: `;
+}
+
+/** A Standard Schema's issues as text (at most {@link MAX_ISSUES}): where, and what. */
+export function issuesOf(issues: ReadonlyArray<{ readonly message: string; readonly path?: StandardPath | undefined }>): SchemaIssue[] {
+  return issues.slice(0, MAX_ISSUES).map((issue) => `${pathText(issue.path)}${issue.message}`);
 }
 
 /**
@@ -76,7 +89,7 @@ export function compileSchema(schema: ToolSchema, tool: string, which: 'inputSch
       async validate(value) {
         const result = await standard.validate(value);
         if (!result.issues) return { ok: true, value: result.value };
-        return { ok: false, issues: result.issues.slice(0, MAX_ISSUES).map((issue) => `${pathText(issue.path)}${issue.message}`) };
+        return { ok: false, issues: issuesOf(result.issues) };
       },
     };
   }

@@ -5,8 +5,9 @@
  */
 import { ErrorCode, isProtocolError, ProtocolError } from '../jsonrpc/errors.js';
 import { audienceKey } from './audience.js';
-import type { Awaitable, Principal, RequestContext } from './context.js';
+import type { Awaitable, HandlerContext, Principal, RequestContext } from './context.js';
 import { isOutputLimitError, isToolArgumentsError, ToolArgumentsError } from './errors.js';
+import { handlerContext } from './handler-context.js';
 import { InputPendingError, isMissingClientCapabilityError } from './input.js';
 import type { CallToolResult, ContentBlock, Icon, Meta, Tool, ToolAnnotations } from './model.js';
 import { combineNamed, findNamed, liveSet, type NamedSet, namedSet } from './named.js';
@@ -92,7 +93,7 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
    * round). Its result is `call`'s third argument. Without a task (the tool
    * runs at once), it runs just before `call`.
    */
-  prepare?(args: SchemaOutput<I>, ctx: RequestContext): Awaitable<P>;
+  prepare?(args: SchemaOutput<I>, ctx: HandlerContext): Awaitable<P>;
   /**
    * Runs the tool with arguments that passed `inputSchema`. A throw is a
    * failure of the tool, answered as a result with `isError: true` and the
@@ -101,7 +102,7 @@ export interface ToolDefinitionInput<I extends ToolSchema, O extends ToolSchema 
    * the schema let through but the tool cannot take) as each revision
    * answers invalid arguments.
    */
-  call(args: SchemaOutput<I>, ctx: RequestContext, prepared: P): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
+  call(args: SchemaOutput<I>, ctx: HandlerContext, prepared: P): Awaitable<ToolOutput<O extends undefined ? Record<string, unknown> : SchemaOutput<O>>>;
 }
 
 /** What a definition's `prepare` made of a call: the checked arguments, and what the user's `prepare` returned. */
@@ -146,8 +147,8 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
   if (input.icons !== undefined) tool.icons = input.icons;
   if (input.task !== undefined && input.task !== 'forbidden') tool.execution = { taskSupport: input.task };
   if (input._meta !== undefined) tool._meta = input._meta;
-  const run = input.call as (args: unknown, ctx: RequestContext, prepared: unknown) => Awaitable<ToolOutput<unknown>>;
-  const before = input.prepare as ((args: unknown, ctx: RequestContext) => Awaitable<unknown>) | undefined;
+  const run = input.call as (args: unknown, ctx: HandlerContext, prepared: unknown) => Awaitable<ToolOutput<unknown>>;
+  const before = input.prepare as ((args: unknown, ctx: HandlerContext) => Awaitable<unknown>) | undefined;
 
   async function check(args: Record<string, unknown>): Promise<unknown> {
     const checked = await inputSchema.validate(args);
@@ -157,7 +158,7 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
 
   async function prepare(args: Record<string, unknown>, ctx: RequestContext): Promise<PreparedCall> {
     const checked = await check(args);
-    return { args: checked, value: before ? await before(checked, ctx) : undefined };
+    return { args: checked, value: before ? await before(checked, handlerContext(ctx)) : undefined };
   }
 
   return {
@@ -168,8 +169,9 @@ export function defineTool<I extends ToolSchema = typeof NO_ARGUMENTS, O extends
       const checked = prepared ? prepared.args : await check(args);
       let output: ToolOutput<unknown>;
       try {
-        const value = prepared ? prepared.value : before ? await before(checked, ctx) : undefined;
-        output = await run(checked, ctx, value);
+        const full = handlerContext(ctx);
+        const value = prepared ? prepared.value : before ? await before(checked, full) : undefined;
+        output = await run(checked, full, value);
       } catch (error) {
         // Not failures of the tool: a protocol error, an output cap, a wait for the client's input,
         // or invalid arguments the tool found itself, answered as those the schema finds (2025-06-18:

@@ -97,10 +97,14 @@ export interface ServerOptions extends ServerInfo {
   /** Items per page of every list method. Default 50. */
   pageSize?: number;
   /**
-   * Lets handlers send log messages to clients (`ctx.log`), and declares the
-   * `logging` capability (and `logging/setLevel` on 2025 revisions). Off by
-   * default: 2026-07-28 deprecates protocol logging (SEP-2577) in favour of
-   * stderr and OpenTelemetry.
+   * Whether handlers' `ctx.log` messages reach clients: the server declares
+   * the `logging` capability (server/utilities/logging §Capabilities: a server
+   * that emits log messages MUST) and serves `logging/setLevel` on 2025
+   * revisions. On by default, so `ctx.log` works as a handler expects; each
+   * message still goes only at the level the client asked for (`ctx.can.log`).
+   * `false` declares nothing and sends nothing: 2026-07-28 deprecates
+   * protocol logging (SEP-2577) in favour of stderr and OpenTelemetry, and a
+   * server whose handlers never log may leave the capability out.
    */
   logging?: boolean;
   /**
@@ -199,7 +203,7 @@ export function createServer(options: ServerOptions): Server {
     ...(options.completions ? { completions: options.completions } : {}),
     ...(options.skills ? { skills: options.skills } : {}),
     ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-    ...(options.logging ? { logging: true } : {}),
+    logging: options.logging !== false,
     logger,
   });
 

@@ -3,12 +3,13 @@
  * handler gets: its cancellation signal, the connection's shutdown signal,
  * the output limits, and a way to send notifications that belong to it.
  */
-import { LOG_LEVELS, type Logger, type LogLevel, type OutputLimits, type Principal } from '../core/context.js';
+import { type Can, type HandlerContext, LOG_LEVELS, type Logger, type LogLevel, type OutputLimits, type Principal } from '../core/context.js';
+import { askWith } from '../core/elicitation.js';
 import type { Engine } from '../core/engine.js';
-import { type InputRequest, type InputResponse, InputUnavailableError } from '../core/input.js';
+import { CAPABILITY_OF, type InputRequest, type InputResponse, InputUnavailableError } from '../core/input.js';
 import type { Tasks } from '../core/tasks.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
-import type { JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
+import { isPlainObject, type JsonRpcNotification, type RequestId } from '../jsonrpc/messages.js';
 import type { InputBroker, LegacySession, MethodContext, RequestFacts, Revision, ServerDescription } from '../protocol/index.js';
 import type { Peer } from './peer.js';
 
@@ -66,7 +67,7 @@ export interface Shared {
  * enumerable accessors, so a copy made with `{ ...ctx }` has both, like any
  * plain context: the copy's `signal` is the request's own.
  */
-export class InFlight implements MethodContext {
+export class InFlight implements MethodContext, HandlerContext {
   readonly engine: Engine;
   readonly server: Encoded<ServerDescription>;
   readonly logger: Logger;
@@ -89,16 +90,18 @@ export class InFlight implements MethodContext {
   // Arrow functions in fields: own properties bound to this request, so a
   // spread copy of the context can still log and report progress.
   readonly log = (level: LogLevel, data: unknown, logger?: string): void => {
-    if (!this.engine.features.logging || !wanted(level, this.session ? (this.session.logLevel ?? 'debug') : this.facts.logLevel)) return;
-    this.notify(this.#revision.encodeRequestEvent({ type: 'log', level, data, logger }));
+    if (this.wants(level)) this.notify(this.#revision.encodeRequestEvent({ type: 'log', level, data, logger }));
   };
+
+  /** One small object per request, bound to it, so a spread copy of the context keeps it. */
+  readonly can: Can = new Abilities(this);
 
   /** Set by a revision that carries input (2026-07-28); elsewhere `input` is refused. */
   inputs: InputBroker | undefined = undefined;
 
   readonly input = <R extends InputRequest>(key: string, request: R): Promise<InputResponse<R>> => {
     if (!this.inputs) return Promise.reject(new InputUnavailableError(`Input from the client is not available on ${this.#revision.version}`));
-    return this.inputs.ask(key, request) as Promise<InputResponse<R>>;
+    return askWith(this.inputs.ask.bind(this.inputs), key, request) as Promise<InputResponse<R>>;
   };
 
   readonly progress = (progress: number, total?: number, message?: string): void => {
@@ -146,6 +149,18 @@ export class InFlight implements MethodContext {
     Object.defineProperty(this, 'cancelled', InFlight.#own.cancelled);
   }
 
+  /**
+   * Whether a log message at `level` goes to the client: the server declares
+   * `logging` (server/utilities/logging §Capabilities) and the level is at or
+   * above the client's. On 2025 sessions, before any `logging/setLevel`, every
+   * level: 2025-06-18 and 2025-11-25 server/utilities/logging make setting a
+   * level the client's option (MAY) and name no default. On 2026-07-28 the
+   * request's `_meta` level, and none without it (MUST NOT).
+   */
+  wants(level: LogLevel): boolean {
+    return this.engine.features.logging === true && wanted(level, this.session ? (this.session.logLevel ?? 'debug') : this.facts.logLevel);
+  }
+
   cancel(reason: unknown): void {
     this.#abort.abort(reason);
   }
@@ -168,6 +183,28 @@ export class InFlight implements MethodContext {
 }
 
 const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** A request's `ctx.can`: read when asked, from the request's own state (core/context.ts `Can`). */
+class Abilities implements Can {
+  readonly #request: InFlight;
+
+  constructor(request: InFlight) {
+    this.#request = request;
+  }
+
+  get progress(): boolean {
+    return this.#request.facts.progressToken !== undefined;
+  }
+
+  log(level: LogLevel): boolean {
+    return this.#request.wants(level);
+  }
+
+  input(method: InputRequest['method']): boolean {
+    // `inputs` is set where the revision carries questions (a 2025 session's broker, a 2026-07-28 round).
+    return this.#request.inputs !== undefined && isPlainObject(this.#request.client.capabilities[CAPABILITY_OF[method]]);
+  }
+}
 
 /**
  * Whether a message at `level` goes to a client that asked for `threshold`

@@ -5,7 +5,8 @@
  * and the waiting handler takes the answer from the record (2026-07-28 Tasks
  * extension, SEP-2663 §Task Update Requests).
  */
-import type { Logger, RequestContext } from '../core/context.js';
+import type { Can, HandlerContext, Logger } from '../core/context.js';
+import { askWith } from '../core/elicitation.js';
 import { CAPABILITY_OF, type InputRequest, InputUnavailableError, isAnswerTo, MissingClientCapabilityError } from '../core/input.js';
 import { isTerminal, type TaskRecord, type TaskStart } from '../core/tasks.js';
 import { InvalidParamsError } from '../jsonrpc/errors.js';
@@ -29,6 +30,7 @@ export interface Running {
 type Update = (id: string, change: (record: TaskRecord) => TaskRecord | undefined) => Promise<TaskRecord | undefined>;
 
 const NOTHING = (): void => {};
+const NEVER = (): boolean => false;
 
 /**
  * The context a task's work gets: its own signal (tasks/cancel, not the
@@ -41,8 +43,10 @@ export function taskContext(
   spec: TaskStart,
   logger: Logger,
   ask: (key: string, request: InputRequest) => Promise<Record<string, unknown>>,
-): RequestContext {
+): HandlerContext {
   const { signal } = task.controller;
+  const declared = (method: InputRequest['method']): boolean => isPlainObject(spec.capabilities[CAPABILITY_OF[method]]);
+  const can: Can = { progress: false, log: NEVER, input: (method) => spec.carriesInput && declared(method) };
   return {
     signal,
     get cancelled() {
@@ -52,13 +56,13 @@ export function taskContext(
     log: NOTHING,
     progress: NOTHING,
     client: { capabilities: spec.capabilities },
+    can,
     principal: spec.principal,
     input: ((key: string, request: InputRequest) => {
       if (!spec.carriesInput) return Promise.reject(new InputUnavailableError('Input from the client is not available inside a task on this revision'));
-      const capability = CAPABILITY_OF[request.method];
-      if (!isPlainObject(spec.capabilities[capability])) return Promise.reject(new MissingClientCapabilityError([capability]));
-      return ask(key, request);
-    }) as NonNullable<RequestContext['input']>,
+      if (!declared(request.method)) return Promise.reject(new MissingClientCapabilityError([CAPABILITY_OF[request.method]]));
+      return askWith(ask, key, request);
+    }) as HandlerContext['input'],
   };
 }
 

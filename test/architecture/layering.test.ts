@@ -112,6 +112,7 @@ const METHOD_NAMES: ReadonlySet<string> = new Set([
 const PUBLIC_METHOD_NAMES: Record<string, readonly string[]> = {
   'core/input.ts': ['elicitation/create', 'sampling/createMessage', 'roots/list'],
   'core/prompt-arguments.ts': ['elicitation/create'],
+  'core/elicitation.ts': ['elicitation/create'],
 };
 
 /**

@@ -45,6 +45,7 @@ describe('public API', () => {
       'memoryTaskStore',
       'parseUriTemplate',
       'rankCompletions',
+      'requestContext',
       'silentLogger',
       'staticPrompts',
       'staticResources',

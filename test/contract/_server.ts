@@ -21,8 +21,8 @@ export interface ContractServer {
 /** The `serverInfo` it presents. */
 export const SERVER_INFO = { name: 'contract', version: '1.0.0' };
 
-/** What the server declares: completions, resources, and prompts that can change. */
-export const CAPABILITIES = { completions: {}, prompts: { listChanged: true }, resources: {} };
+/** What the server declares: logging (on by default), completions, resources, and prompts that can change. */
+export const CAPABILITIES = { logging: {}, completions: {}, prompts: { listChanged: true }, resources: {} };
 
 /** The prompts, in the order they are listed. */
 export const PROMPT_NAMES = ['code_review', 'standup', 'translate', 'summarize', 'wait'];

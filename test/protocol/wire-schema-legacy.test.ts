@@ -36,7 +36,7 @@ describe.each(['2025-06-18', '2025-11-25'] as const)('legacy revision %s on the 
     client = RawStdioClient.fixture();
     const init = expectResult(revision, 'InitializeResult', await initialize(client, revision));
     expect(init.protocolVersion).toBe(revision);
-    expect(init.capabilities).toEqual({ completions: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(init.capabilities).toEqual({ logging: {}, completions: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
     // Implementation.description and icons exist only from 2025-11-25 on.
     expect('icons' in init.serverInfo).toBe(revision !== '2025-06-18');
     expect('description' in init.serverInfo).toBe(revision !== '2025-06-18');

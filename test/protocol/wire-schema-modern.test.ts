@@ -51,7 +51,7 @@ describe('2026-07-28 on the wire', () => {
     client = RawStdioClient.fixture();
     const discover = expectResult('DiscoverResult', await client.request('server/discover', modern()), true);
     expect(discover.supportedVersions).toEqual(['2026-07-28', '2025-11-25', '2025-06-18']);
-    expect(discover.capabilities).toEqual({ completions: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
+    expect(discover.capabilities).toEqual({ logging: {}, completions: {}, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } });
     expect(discover.ttlMs).toBe(0);
     expect(discover.cacheScope).toBe('public');
 

@@ -8,6 +8,7 @@
  * questions inside a task (SEP-2663 §Task Update Requests).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { RequestContext } from '../../src/core/context.js';
 import { silentLogger } from '../../src/core/context.js';
 import { type InputRequest, InputUnavailableError, MissingClientCapabilityError } from '../../src/core/input.js';
@@ -369,6 +370,38 @@ describe('questions inside a task', () => {
     await eventually(async () => (await tasks.get(created.id, 'alice'))?.inputResponses === undefined);
     resume.open();
     expect((await until(tasks, created.id, 'completed')).result).toEqual(text('accept decline'));
+  });
+
+  it('asks with a zod schema: the record holds its JSON Schema, the handler gets the validated output or -32602', async () => {
+    const tasks = runner();
+    const form = z.object({ copies: z.number().int().min(1) });
+    const typed = (ctx: RequestContext) =>
+      (ctx.input as NonNullable<RequestContext['input']>)('copies', { method: 'elicitation/create', params: { message: 'How many?', requestedSchema: form } });
+    const created = await tasks.start(
+      spec(async (ctx) => {
+        const answer = await typed(ctx);
+        return text(answer.action === 'accept' ? `copies ${answer.content.copies + 1}` : answer.action);
+      }),
+    );
+    const record = await until(tasks, created.id, 'input_required');
+    expect(record.inputRequests).toEqual({
+      copies: {
+        method: 'elicitation/create',
+        params: {
+          message: 'How many?',
+          requestedSchema: { type: 'object', properties: { copies: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, required: ['copies'] },
+        },
+      },
+    });
+    await tasks.respond(created.id, 'alice', { copies: { action: 'accept', content: { copies: 2 } } });
+    expect((await until(tasks, created.id, 'completed')).result).toEqual(text('copies 3'));
+
+    const errors: unknown[] = [];
+    const invalid = await tasks.start(spec(async (ctx) => text(String(await typed(ctx).catch((error: unknown) => errors.push(error))))));
+    await until(tasks, invalid.id, 'input_required');
+    await tasks.respond(invalid.id, 'alice', { copies: { action: 'accept', content: { copies: 0 } } });
+    await until(tasks, invalid.id, 'completed');
+    expect(errors).toMatchObject([{ code: ErrorCode.InvalidParams, data: { input: 'copies' } }]);
   });
 
   it('ignores an answer to a key that is not open, and a second answer to one already given', async () => {
