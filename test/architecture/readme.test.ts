@@ -24,7 +24,7 @@ describe('README', () => {
     }
   });
 
-  it.each(['quick-start.ts', 'skills-server.ts', 'long-task.ts', 'typed-input.ts'])('shows examples/%s exactly as the type-checked file', (file) => {
+  it.each(['quick-start.ts', 'skills-server.ts', 'long-task.ts', 'tool.ts', 'resources.ts'])('shows examples/%s exactly as the type-checked file', (file) => {
     const example = readFileSync(`${ROOT}examples/${file}`, 'utf8');
     expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
   });
