@@ -338,13 +338,8 @@ export function messagesOf(contentType: string | undefined, body: string): { mes
   return { messages, garbage };
 }
 
-/**
- * Starts a fixture server process that prints `{"url": ...}` on its first
- * stdout line; resolves with that endpoint. `closers` gets what stops it
- * (SIGTERM, then SIGKILL after 5 s).
- */
-export async function startHttpFixture(script: string, args: string[], closers: Array<() => Promise<unknown>>): Promise<{ url: URL; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Gives `closers` what stops `child`: SIGTERM, then SIGKILL after 5 s. */
+export function stopLater(child: ChildProcess, closers: Array<() => Promise<unknown>>): void {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   closers.push(async () => {
     child.kill('SIGTERM');
@@ -352,6 +347,16 @@ export async function startHttpFixture(script: string, args: string[], closers: 
     await exited;
     clearTimeout(timer);
   });
+}
+
+/**
+ * Starts a fixture server process that prints `{"url": ...}` on its first
+ * stdout line; resolves with that endpoint. `closers` gets what stops it
+ * (SIGTERM, then SIGKILL after 5 s).
+ */
+export async function startHttpFixture(script: string, args: string[], closers: Array<() => Promise<unknown>>): Promise<{ url: URL; child: ChildProcess }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  stopLater(child, closers);
   const url = await new Promise<URL>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error('the fixture did not start')), 10_000);

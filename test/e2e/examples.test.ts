@@ -24,7 +24,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../_http-client.js';
+import { eventually, stopLater } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
 
 const OUT = `${ROOT}.examples/`;
@@ -58,13 +58,7 @@ async function overStdio(file: string, capabilities: Record<string, unknown> = {
 /** Runs examples/`file` (an HTTP server) on a free port (`PORT=0`) and resolves with the endpoint it prints. */
 async function overHttp(file: string): Promise<URL> {
   const child: ChildProcess = spawn(process.execPath, [compiled(file)], { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  closers.push(async () => {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-  });
+  stopLater(child, closers);
   return new Promise<URL>((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`${file} printed no endpoint: ${text}`)), 10_000);
