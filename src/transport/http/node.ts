@@ -32,6 +32,17 @@ export interface NodeHandlerOptions {
   maxBufferedResponseBytes?: number;
 }
 
+/** The names the handler asks for (a dozen constants), lowercased once, not per lookup; at most 64 kept. */
+const LOWER = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = LOWER.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (LOWER.size < 64) LOWER.set(name, lower);
+  }
+  return lower;
+}
+
 /**
  * Request headers read from the raw list, case-insensitively: several fields
  * of one name are joined with ", " as the Fetch `Headers` does, where node's
@@ -54,7 +65,7 @@ class RawHeaders implements HeaderReader {
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const key = raw[i] as string;
       if (key.length !== length) continue;
-      lower ??= name.toLowerCase();
+      lower ??= lowerName(name);
       if (key !== lower && key.toLowerCase() !== lower) continue;
       const value = raw[i + 1] as string;
       found = found === null ? value : `${found}, ${value}`;
