@@ -65,5 +65,7 @@ function parseAcceptValue(header: string): Acceptable {
 /** True when the request body is declared as JSON (parameters such as charset allowed). */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
+  // What nearly every client sends, settled without splitting and lowercasing (per request).
+  if (header === MEDIA.json) return true;
   return header.split(';')[0]?.trim().toLowerCase() === MEDIA.json;
 }
