@@ -12,10 +12,11 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpFixture } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
+import { offering } from './_offering.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/try-catch.mjs`;
 
@@ -51,12 +52,7 @@ describe.each(['stdio', 'http'] as const)('SDK v1 over %s', (transport) => {
   it.each(['2025-06-18', '2025-11-25'])('on %s: the question reaches the user, the catch does not run', async (version) => {
     const url = await endpoint(transport);
     const wire = url ? new HttpV1(url) : new StdioV1({ command: process.execPath, args: [FIXTURE], stderr: 'pipe' });
-    // v1 offers its newest revision; the offer is rewritten to pin an older one.
-    const send = wire.send.bind(wire) as (message: JSONRPCMessage, options?: unknown) => Promise<void>;
-    wire.send = (message: JSONRPCMessage, options?: unknown) => {
-      const offer = 'method' in message && message.method === 'initialize' ? { ...message, params: { ...message.params, protocolVersion: version } } : message;
-      return send(offer as JSONRPCMessage, options);
-    };
+    offering(wire, version);
     const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, answering(asked));

@@ -15,10 +15,11 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type JSONRPCMessage, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpFixture } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
+import { offering } from './_offering.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/progress.mjs`;
 /** Calls per combination: without the fix none arrives complete over stdio, so a few calls show it. */
@@ -43,18 +44,6 @@ type Wire = 'stdio' | 'http';
 
 /** A v2 stdio transport that probes in the session's own process rather than a sibling. */
 class InPlaceStdio extends StdioV2 {}
-
-/** Makes a 2025 client offer `version` instead of its newest revision. */
-function offering(transport: StdioV1 | HttpV1 | StdioV2 | HttpV2, version: string): void {
-  const send = transport.send.bind(transport) as (message: JSONRPCMessage, options?: unknown) => Promise<void>;
-  (transport as { send: typeof send }).send = (message, options) =>
-    send(
-      'method' in message && message.method === 'initialize'
-        ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
-        : message,
-      options,
-    );
-}
 
 /** What a client heard: progress values per call, log messages, errors it reported. */
 interface Heard {
