@@ -91,7 +91,7 @@ export async function askInTask(task: Running, key: string, request: InputReques
     task.controller.abort(new Error('The task was cancelled'));
     throw task.controller.signal.reason;
   }
-  return new Promise((resolve, reject) => {
+  const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
     const signal = task.controller.signal;
     const stop = (): void => {
       task.waiters.delete(wireKey);
@@ -110,6 +110,12 @@ export async function askInTask(task: Running, key: string, request: InputReques
       },
     });
   });
+  // The record said input_required before this wait was set up: an answer in between was signalled
+  // to no waiter. Look once more now that it is here (a read), not at the next lease renewal.
+  answered.catch(() => {});
+  const current = await update(task.id, () => undefined);
+  if (current?.inputResponses) await answerOpen(task, current, update);
+  return answered;
 }
 
 /** Hands the answers in `record` to the questions waiting here, and takes them out of the record. */

@@ -83,7 +83,7 @@ class Runner implements TaskRunner {
   }
 
   /** Applies `change` with compare-and-set, reading again when another write came first. */
-  readonly #update = async (id: string, change: Change): Promise<TaskRecord | undefined> => {
+  readonly #update = async (id: string, change: Change, renewal = false): Promise<TaskRecord | undefined> => {
     for (let attempt = 0; attempt < 16; attempt++) {
       const current = await this.#store.get(id);
       if (!current) return undefined;
@@ -91,7 +91,8 @@ class Runner implements TaskRunner {
       if (!next) return current;
       if (await this.#store.put(next, current)) {
         // Every replica hears of a change of state (not of a lease renewal): the runner acts on it, listeners are told.
-        if (next.updatedAt !== current.updatedAt) await this.#store.signal(id).catch((error) => this.#logger.warn(`Could not signal task ${id}`, error));
+        // Told by the writer, not by `updatedAt`: two changes in one millisecond keep the same one.
+        if (!renewal) await this.#store.signal(id).catch((error) => this.#logger.warn(`Could not signal task ${id}`, error));
         return next;
       }
     }
@@ -116,7 +117,7 @@ class Runner implements TaskRunner {
   async #renew(): Promise<void> {
     const until = Date.now() + this.#leaseMs;
     for (const id of this.#running.keys()) {
-      await this.#update(id, (record) => (isTerminal(record.status) ? undefined : { ...record, leaseUntil: until })).catch((error) =>
+      await this.#update(id, (record) => (isTerminal(record.status) ? undefined : { ...record, leaseUntil: until }), true).catch((error) =>
         this.#logger.warn(`Could not renew the lease of task ${id}`, error),
       );
       await this.#look(id).catch(() => undefined);

@@ -415,6 +415,28 @@ describe('questions inside a task', () => {
     expect((await until(tasks, created.id, 'completed')).result).toEqual(text('cancel'));
   });
 
+  it('takes an answer that came before the wait for it was set up (its signal found no waiter)', async () => {
+    // The ask's write is seen (input_required) before its signal returns and the wait is set up;
+    // an answer in that gap is looked for again once the wait is there, not at the next lease renewal.
+    const inner = memoryTaskStore();
+    const held = gate();
+    let hold = true;
+    const store: TaskStore = {
+      ...inner,
+      signal(id) {
+        if (!hold) return inner.signal(id);
+        hold = false;
+        return held.promise.then(() => inner.signal(id));
+      },
+    };
+    const tasks = runner({ leaseMs: 600_000 }, store);
+    const created = await tasks.start(spec(async (ctx) => text((await ask(ctx, 'only', question('Only?'))).action as string)));
+    await until(tasks, created.id, 'input_required');
+    await tasks.respond(created.id, 'alice', { only: accept });
+    held.open();
+    expect((await until(tasks, created.id, 'completed')).result).toEqual(text('accept'));
+  });
+
   it('never reuses a key: the same key asked twice goes out under a new one', async () => {
     const tasks = runner();
     const created = await tasks.start(
