@@ -13,10 +13,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
-import { discardRest, readNodeBody } from './node-body.js';
-import { type FetchHandler, toWebRequest, writeStream, writeWebResponse } from './node-fetch.js';
+import { readNodeBody } from './node-body.js';
+import { type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
+import { type Backlog, writeReply } from './node-reply.js';
 import type { HttpHandler } from './options.js';
-import type { BodyBudget, HeaderReader, HttpReply, HttpRequest } from './request.js';
+import type { BodyBudget, HeaderReader, HttpRequest } from './request.js';
 import { replyOf } from './web.js';
 
 /** Options of {@link toNodeHandler}. */
@@ -158,81 +159,6 @@ class NodeRequest implements HttpRequest {
     res.on('close', onClose);
     return () => res.off('close', onClose);
   }
-}
-
-type Parts = ReadonlyArray<string | Uint8Array>;
-const isParts = (body: HttpReply['body']): body is Parts => Array.isArray(body);
-
-/** Answer bytes written and not yet taken by their clients, over the connections of one adapter. */
-interface Backlog {
-  held: number;
-}
-
-/** Counts what `res` still holds once ended, until it is sent or its client is gone. */
-function holdUntilSent(backlog: Backlog, res: ServerResponse): void {
-  const held = res.writableLength;
-  if (held === 0) return;
-  backlog.held += held;
-  const release = (): void => {
-    res.off('finish', release);
-    res.off('close', release);
-    backlog.held -= held;
-  };
-  res.on('finish', release);
-  res.on('close', release);
-}
-
-/**
- * A reply's headers as the flat `[name, value, …]` list `writeHead` takes.
- * node walks an object with `for…in`, and a spread copy with the length
- * added is a shape it walks slowly: writeHead took 1.3 µs with one, 0.33 µs
- * with this list (PERFORMANCE.md, Writes).
- */
-function headerList(headers: Readonly<Record<string, string>>): string[] {
-  const list: string[] = [];
-  for (const name of Object.keys(headers)) list.push(name, headers[name] as string);
-  return list;
-}
-
-/** Writes a reply; a promise only for a stream, which is written as it comes. */
-function writeReply(reply: HttpReply, request: NodeRequest, req: IncomingMessage, res: ServerResponse, backlog: Backlog): void | Promise<void> {
-  const { body } = reply;
-  if (res.destroyed) {
-    // The client left: release a stream nobody will read.
-    if (body instanceof ReadableStream) return body.cancel().catch(() => {});
-    return;
-  }
-  const headers = headerList(reply.headers);
-  if (!req.complete && discardRest(req, request.headers.get('content-length'))) headers.push('connection', 'close');
-  if (typeof body === 'string') {
-    // A whole body: one write with its length, no chunked encoding.
-    headers.push('content-length', String(Buffer.byteLength(body)));
-    res.writeHead(reply.status, headers);
-    res.end(body);
-    holdUntilSent(backlog, res);
-    return;
-  }
-  if (isParts(body)) {
-    // A whole body in parts (a shared list page kept encoded): corked, so they leave in one write.
-    let length = 0;
-    for (const part of body) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
-    headers.push('content-length', String(length));
-    res.writeHead(reply.status, headers);
-    res.cork();
-    for (const part of body) res.write(part);
-    res.end();
-    res.uncork();
-    holdUntilSent(backlog, res);
-    return;
-  }
-  res.writeHead(reply.status, headers);
-  if (!body) {
-    res.end();
-    return;
-  }
-  // SSE: send the headers now, so the client sees the stream open before the first event.
-  res.flushHeaders();
-  return writeStream(body, res).then(() => void res.end());
 }
 
 /**

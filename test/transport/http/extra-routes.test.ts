@@ -7,6 +7,7 @@
  * and query handed over undecoded, the Host and Origin guards and CORS before
  * every route, and 404 for a path no route holds.
  */
+import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler, type HttpOptions, type RouteRequest, type RouteSpec, serveHttp } from '../../../src/http.js';
 import { createServer, staticPrompts } from '../../../src/index.js';
@@ -124,7 +125,43 @@ describe('route answers', () => {
     expect(viaFetch.headers.get('content-length')).toBe('256');
     expect(viaFetch.body).toBeNull();
   });
+  it('sends one Content-Length when a route sets its own, in any case, with a string or byte body', async () => {
+    const own = (name: string, body: string | Uint8Array) => async () => ({
+      status: 200,
+      headers: { 'Content-Type': 'text/plain', [name]: String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) },
+      body,
+    });
+    const { url } = await start({ '/lower': own('content-length', 'héllo'), '/upper': own('Content-Length', BINARY) });
+    for (const [path, length] of [
+      ['/lower', '6'],
+      ['/upper', '256'],
+    ] as const) {
+      const head = await rawHead(new URL(path, url));
+      const lines = head.split('\r\n').filter((line) => /^content-length:/i.test(line));
+      expect(lines, path).toEqual([`${lines[0]?.split(':')[0]}: ${length}`]);
+    }
+  });
 });
+
+/** The status line and header lines of a GET, as the bytes came, read over a socket of its own. */
+function rawHead(url: URL): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const guard = setTimeout(() => socket.destroy(new Error('Hang guard: no answer head')), 5000);
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      clearTimeout(guard);
+      socket.destroy();
+      resolve(text.slice(0, end));
+    });
+    socket.on('error', reject);
+    socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+  });
+}
 
 describe('guards before every route', () => {
   it('checks Host and Origin before a route answers, and lets an allowed page read it (CORS)', async () => {
