@@ -105,7 +105,7 @@ const METHOD_NAMES: ReadonlySet<string> = new Set([
 /**
  * The public library API names a question for the client by its method
  * (`ctx.input(key, { method: 'elicitation/create', ... })`, core/input.ts
- * `InputRequest`, as the README teaches): users write these names in their
+ * `InputRequest`, as docs/library.md teaches): users write these names in their
  * own code, so the core keeps them where it defines them and where it asks
  * as a handler author would (a prompt's missing arguments), and nowhere else.
  */

@@ -1,8 +1,8 @@
 /**
  * The published package: `npm pack` in a clean clone of the committed tree
  * (no dist/ there until the pack builds it) produces a tarball with the
- * licence whose bin runs through npx on a machine that has nothing but the
- * tarball and the registry.
+ * licence and the documents the README links to, whose bin runs through
+ * npx on a machine that has nothing but the tarball and the registry.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanClone } from '../_clean-clone.js';
+import { links, readPage } from '../architecture/_docs.js';
 
 const work = mkdtempSync(join(tmpdir(), 'skillport-pack-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -30,6 +31,12 @@ describe('npm pack', () => {
     expect(files).toContain('LICENSE');
     expect(files.some((f) => /^skills\/[^/]+\/SKILL\.md$/.test(f))).toBe(true);
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map'))).toBe(false);
+    // The documents the README links to, so its links work in the installed package too.
+    const linked = links(readPage('README.md'))
+      .filter((target) => !/^[a-z][a-z0-9+.-]*:|^#/i.test(target))
+      .map((target) => target.split('#')[0] ?? '');
+    expect(linked.length).toBeGreaterThan(10);
+    expect(linked.filter((path) => !files.includes(path))).toEqual([]);
 
     const tarball = join(work, packed?.filename ?? '');
     const empty = mkdtempSync(join(work, 'fresh-'));
