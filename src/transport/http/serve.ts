@@ -4,7 +4,7 @@
  * close.
  */
 import { createServer as createNodeServer, type Server as NodeServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type Logger, type Server, silentLogger } from '../../server/index.js';
 import { dependencyStatus } from '../../telemetry/dependencies.js';
 import { type MetricsOptions, serveMetrics } from '../../telemetry/listener.js';
@@ -179,7 +179,30 @@ function createListener(options: ServeHttpOptions, logger: Logger, handle: Retur
   );
   nodeServer.maxConnections = maxConnections;
   nodeServer.on('drop', () => logger.debug(`Closed a connection over maxConnections (${maxConnections})`));
+  // The open connections, for the stop to find those that never sent a byte (stop): a cost per
+  // connection, none per request.
+  const open = new Set<Socket>();
+  nodeServer.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  openConnections.set(nodeServer, open);
   return nodeServer;
+}
+
+/** Each listener's open connections (createListener). */
+const openConnections = new WeakMap<NodeServer, Set<Socket>>();
+
+/**
+ * Closes the server's idle connections: keep-alive ones between requests,
+ * and those that have not sent a byte yet (a client's connection opened
+ * ahead of need), which node's closeIdleConnections counts as waiting for
+ * headers and leaves open until its headers timeout. Either would only be
+ * refused now.
+ */
+function closeIdle(nodeServer: NodeServer): void {
+  nodeServer.closeIdleConnections();
+  for (const socket of openConnections.get(nodeServer) ?? []) if (socket.bytesRead === 0) socket.destroy();
 }
 
 /** What a stop closes besides the handler: the shared state, and the tasks kept in it. */
@@ -203,7 +226,7 @@ async function stop(nodeServer: NodeServer, handler: HttpHandler, parts: SharedP
   const sockets: Drainable = {
     close(reason) {
       if (reason === 'shutdown') {
-        sweep = setInterval(() => nodeServer.closeIdleConnections(), 25);
+        sweep = setInterval(() => closeIdle(nodeServer), 25);
         return;
       }
       clearInterval(sweep);
@@ -212,7 +235,7 @@ async function stop(nodeServer: NodeServer, handler: HttpHandler, parts: SharedP
   };
   // No new connection is accepted, and keep-alive connections waiting for a next request end now.
   const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
-  nodeServer.closeIdleConnections();
+  closeIdle(nodeServer);
   // The handler drains first (its requests get the drain time), then the sockets get it again to
   // deliver the answers it let finish.
   await Promise.all([handler.close(), parts?.tasks.close()]);
