@@ -111,7 +111,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
     logger,
     ...(options.maxBufferedResponseBytes !== undefined ? { maxBufferedResponseBytes: options.maxBufferedResponseBytes } : {}),
   });
-  const nodeServer = createListener(options, logger, handle);
+  const { nodeServer, open } = createListener(options, logger, handle);
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error): void => {
       // Not listening (the port is taken): the Redis connections must not keep the process alive.
@@ -130,7 +130,7 @@ export async function serveHttp(server: Server, options: ServeHttpOptions = {}):
   const url = new URL(options.path ?? '/mcp', `http://${hostname}:${address.port}`);
   logger.info(`Streamable HTTP endpoint at ${url.href}`);
   const lifecycle = createLifecycle(async () => {
-    await stop(nodeServer, handler, shared && { shared, tasks: server.tasks }, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+    await stop({ nodeServer, open }, handler, shared && { shared, tasks: server.tasks }, options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
     await metricsServer?.close();
   });
   return {
@@ -160,7 +160,13 @@ async function connectShared(
 }
 
 /** The node:http server, its limits set, not yet listening. */
-function createListener(options: ServeHttpOptions, logger: Logger, handle: ReturnType<typeof toNodeHandler>): NodeServer {
+/** A node server and its open connections (closeIdle). */
+interface Listener {
+  readonly nodeServer: NodeServer;
+  readonly open: ReadonlySet<Socket>;
+}
+
+function createListener(options: ServeHttpOptions, logger: Logger, handle: ReturnType<typeof toNodeHandler>): Listener {
   const maxConnections = options.maxConnections ?? 2048;
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new TypeError('maxConnections must be a positive integer');
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -186,12 +192,8 @@ function createListener(options: ServeHttpOptions, logger: Logger, handle: Retur
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
-  openConnections.set(nodeServer, open);
-  return nodeServer;
+  return { nodeServer, open };
 }
-
-/** Each listener's open connections (createListener). */
-const openConnections = new WeakMap<NodeServer, Set<Socket>>();
 
 /**
  * Closes the server's idle connections: keep-alive ones between requests,
@@ -200,9 +202,9 @@ const openConnections = new WeakMap<NodeServer, Set<Socket>>();
  * headers and leaves open until its headers timeout. Either would only be
  * refused now.
  */
-function closeIdle(nodeServer: NodeServer): void {
+function closeIdle({ nodeServer, open }: Listener): void {
   nodeServer.closeIdleConnections();
-  for (const socket of openConnections.get(nodeServer) ?? []) if (socket.bytesRead === 0) socket.destroy();
+  for (const socket of open) if (socket.bytesRead === 0) socket.destroy();
 }
 
 /** What a stop closes besides the handler: the shared state, and the tasks kept in it. */
@@ -218,7 +220,8 @@ interface SharedParts {
  * answered) and before Redis closes: no replica can carry their work on,
  * and none may be left "working".
  */
-async function stop(nodeServer: NodeServer, handler: HttpHandler, parts: SharedParts | undefined, drainTimeoutMs: number): Promise<void> {
+async function stop(listener: Listener, handler: HttpHandler, parts: SharedParts | undefined, drainTimeoutMs: number): Promise<void> {
+  const { nodeServer } = listener;
   // The sockets drain by the same rule as the MCP connections behind them. On shutdown, answers
   // still being written end their connections' last requests: each connection is closed as it goes
   // idle (nothing is tracked per request for this); on disconnect, whatever is left is cut.
@@ -226,7 +229,7 @@ async function stop(nodeServer: NodeServer, handler: HttpHandler, parts: SharedP
   const sockets: Drainable = {
     close(reason) {
       if (reason === 'shutdown') {
-        sweep = setInterval(() => closeIdle(nodeServer), 25);
+        sweep = setInterval(() => closeIdle(listener), 25);
         return;
       }
       clearInterval(sweep);
@@ -235,7 +238,7 @@ async function stop(nodeServer: NodeServer, handler: HttpHandler, parts: SharedP
   };
   // No new connection is accepted, and keep-alive connections waiting for a next request end now.
   const stopped = new Promise<void>((resolve) => nodeServer.close(() => resolve()));
-  closeIdle(nodeServer);
+  closeIdle(listener);
   // The handler drains first (its requests get the drain time), then the sockets get it again to
   // deliver the answers it let finish.
   await Promise.all([handler.close(), parts?.tasks.close()]);
