@@ -130,7 +130,14 @@ export function sessionBroker(outgoing: Outgoing, session: LegacySession, revisi
       const capability = CAPABILITY_OF[request.method];
       const declared = session.clientCapabilities[capability];
       if (typeof declared !== 'object' || declared === null) return Promise.reject(new MissingClientCapabilityError([capability]));
-      return outgoing.ask(owner, request, encode(request));
+      let encoded: ReturnType<typeof encode>;
+      try {
+        // A revision may refuse a question it cannot carry (a 2025-06-18 form with a multi-select).
+        encoded = encode(request);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return outgoing.ask(owner, request, encoded);
     },
   };
 }

@@ -1,12 +1,14 @@
 /**
  * What a session revision sends that no request of the client asked for as
  * such: the notifications for a request's own log messages and progress, the
- * server's questions to the client, and change notifications.
+ * server's questions to the client (a form cut to 2025-06-18's fields:
+ * elicitation.ts), and change notifications.
  */
 import type { EngineEvent } from '../../core/engine.js';
 import type { InputRequest } from '../../core/input.js';
 import type { JsonRpcNotification } from '../../jsonrpc/messages.js';
 import type { RequestEvent, Wire } from '../revision.js';
+import { formFor2025_06_18 } from './elicitation.js';
 
 /**
  * The notification for something a handler reports about its request: a log
@@ -29,12 +31,16 @@ export function requestEvent(event: RequestEvent): JsonRpcNotification {
 /**
  * A question for the client as a request of the server's own (2025-06-18
  * client/elicitation, client/sampling, client/roots). 2025-06-18's
- * elicitation has no `mode` (form is all there is; 2025-11-25 adds it).
+ * elicitation has no `mode` (form is all there is; 2025-11-25 adds it) and
+ * fewer kinds of field (elicitation.ts), both told by `modes`.
  */
 export function inputRequestWith(modes: boolean): (request: InputRequest) => { method: string; params: Record<string, unknown> } {
   return (request) => {
     const params: Record<string, unknown> = { ...(request.params ?? {}) };
-    if (request.method === 'elicitation/create' && !modes) delete params.mode;
+    if (request.method === 'elicitation/create' && !modes) {
+      delete params.mode;
+      params.requestedSchema = formFor2025_06_18(params.requestedSchema);
+    }
     return { method: request.method, params };
   };
 }
