@@ -53,7 +53,7 @@ async function dispatch(invocation: Invocation & { command: CommandName }, io: C
 
 /** How a message names what failed: `skillport`, or `skillport COMMAND` once the command is known. */
 function who(command: CommandName | undefined): string {
-  return command === undefined || command === 'help' ? 'skillport' : `skillport ${command}`;
+  return command === undefined ? 'skillport' : `skillport ${command}`;
 }
 
 /** Runs the command line `argv` (without node and script) and returns the exit code. */
