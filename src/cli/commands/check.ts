@@ -9,7 +9,7 @@ import { escapeControls } from '../../index.js';
 import { buildCatalogue, type Catalogue, formatIssue, type Issue, isIndexSource, loadGitSkills, loadIndexSkills } from '../../skills.js';
 import type { Invocation } from '../args.js';
 import { BUNDLED_SKILLS, type CliIo, gitSourceOf, remoteSettings, requireFolders } from '../context.js';
-import { emptySources, HOLDS_NOTHING } from '../findings.js';
+import { emptySources, HOLDS_NOTHING } from '../load-report.js';
 import { counted, printJson, printLine } from '../output.js';
 
 /** A finding as `check` reports it: a path a user can open, and always a line. */
@@ -68,7 +68,9 @@ export async function check(invocation: Invocation, io: CliIo, env: Record<strin
     const catalogue =
       git !== undefined ? await remoteCatalogue(git, values, env) : await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
     // Nothing at all to check is a failure: most often the wrong folder. About a folder, the finding has no line.
-    const empty = emptySources(catalogue, invocation.folders).map((path): Issue => ({ severity: 'error', code: 'no_skills', path, message: `holds ${HOLDS_NOTHING}` }));
+    const empty = emptySources(catalogue, invocation.folders).map(
+      (path): Issue => ({ severity: 'error', code: 'no_skills', path, message: `holds ${HOLDS_NOTHING}` }),
+    );
     issues = [...findings(catalogue.issues), ...empty];
     counts = { skills: catalogue.skills.length, prompts: catalogue.prompts.length, files: catalogue.files.size };
   } finally {

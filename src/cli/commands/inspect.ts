@@ -6,7 +6,7 @@ import { isProtocolError, type Logger, type Prompt } from '../../index.js';
 import type { Catalogue } from '../../skills.js';
 import { type Invocation, keyValues, UsageError } from '../args.js';
 import { type CliIo, commandContext, gitSourceOf, remoteSettings, skillsServer } from '../context.js';
-import { emptyWarning, findingsOf, loadFindings, shownIssue } from '../findings.js';
+import { emptyWarning, findingsOf, loadFindings, shownIssue } from '../load-report.js';
 import { createStderrLogger } from '../logger.js';
 import { counted, printJson, printLine, printText } from '../output.js';
 import type { CommandName } from '../usage.js';
@@ -138,8 +138,7 @@ export async function get(invocation: Invocation, io: CliIo, env: Env = {}): Pro
 export async function complete(invocation: Invocation, io: CliIo, env: Env = {}): Promise<number> {
   const { args: positionals, folders, values } = invocation;
   const [name, argument, partial = '', ...rest] = positionals;
-  if (name === undefined || argument === undefined || rest.length > 0)
-    throw new UsageError('expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
+  if (name === undefined || argument === undefined || rest.length > 0) throw new UsageError('expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
   const context = keyValues(values.arg, 'complete');
   return withServer(folders, invocation, io, env, 'complete', async ({ server, folder, logger }) => {
     const served = await server.prompts();

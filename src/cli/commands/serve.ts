@@ -7,12 +7,12 @@ import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
 import { type CliIo, gitSourceOf, remoteSettings, type ServerIdentity, skillsServer } from '../context.js';
-import { emptyWarning } from '../findings.js';
+import { emptyWarning } from '../load-report.js';
 import { createStderrLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../logger.js';
 import { counted, printText } from '../output.js';
 import { OAUTH_FLAGS } from './serve-auth.js';
-import { serveOverHttp } from './serve-http.js';
 import { bindError, stdioTerminalNote } from './serve-hints.js';
+import { serveOverHttp } from './serve-http.js';
 import { folderMetrics, metricsAddress, startMetrics } from './serve-metrics.js';
 import { serveTracing } from './serve-tracing.js';
 
@@ -90,7 +90,10 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const summary = `${counted(catalogue.prompts.length, 'prompt')}${tools} from ${counted(catalogue.skills.length, 'skill')}${from}${values.watch ? ', watching for changes' : ''}`;
   const empty = emptyWarning(catalogue, folders);
   if (empty !== undefined) logger.warn(empty);
-  const metricsServer = metrics && metricsAt && (await startMetrics(server, folder, metrics.registry, metricsAt).catch((error: unknown) => {
+  const metricsServer =
+    metrics &&
+    metricsAt &&
+    (await startMetrics(server, folder, metrics.registry, metricsAt).catch((error: unknown) => {
       throw bindError(error, '--metrics', values.metrics ?? '');
     }));
   if (metricsServer) logger.info(`serving metrics at ${metricsServer.url.href}`);

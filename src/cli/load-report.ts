@@ -34,7 +34,9 @@ function namesOf(path: string): string[] {
  */
 export function findingsOf(name: string, catalogue: Catalogue): Issue[] {
   const bare = name.slice(name.lastIndexOf(':') + 1);
-  return loadFindings(catalogue).filter((issue) => namesOf(issue.path).some((candidate) => candidate === name || candidate === bare));
+  // A marketplace's plugin folders are places of their own: the skill's folder is then the issue's folder.
+  const pathOf = (issue: Issue) => (issue.folder === undefined ? issue.path : join(issue.folder, issue.path).replaceAll('\\', '/'));
+  return loadFindings(catalogue).filter((issue) => namesOf(pathOf(issue)).some((candidate) => candidate === name || candidate === bare));
 }
 
 /** What is said of a source that holds nothing to serve. */
