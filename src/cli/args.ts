@@ -6,6 +6,7 @@
  * command it does not apply to is an error rather than ignored.
  */
 import { parseArgs } from 'node:util';
+import { notAnOptionOf, refusal } from './parse-errors.js';
 import { COMMANDS, type CommandName, isCommand, type OptionName } from './usage.js';
 
 /** A mistake in how the command was called: exit code 2, and the usage of `command` (or of skillport). */
@@ -66,7 +67,8 @@ function parseRaw(argv: string[]) {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS, tokens: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    const { message, command } = refusal(argv, OPTIONS, (error as Error).message);
+    throw new UsageError(message, command);
   }
 }
 
@@ -110,7 +112,7 @@ export function parse(argv: string[]): Invocation {
       const name = token.name as OptionName;
       // With --help the command's help is what was asked for, whatever else is there.
       if (name !== 'help' && name !== 'version' && !(name in spec.options) && !values.help) {
-        throw new UsageError(`${token.rawName} does not apply to "${command}"`, command);
+        throw new UsageError(notAnOptionOf(token.rawName, name, command), command);
       }
       if (name === 'dir' && token.value !== undefined) folders.push(token.value);
     }

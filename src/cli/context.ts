@@ -31,6 +31,8 @@ export interface CliIo {
   stderr: Writable;
   /** Whether stderr is a terminal (progress output is drawn only then). */
   stderrIsTty?: boolean;
+  /** Whether stdin is a terminal: `serve` over stdio then says it waits for an MCP host, not for typing. */
+  stdinIsTty?: boolean;
   /** Registers a handler for SIGINT and SIGTERM. */
   onShutdownSignal(handler: () => void): void;
   /** Shape V8's heap with flags while a folder loads (see {@link skillsServer}); only where those flags are known. */

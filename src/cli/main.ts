@@ -51,13 +51,21 @@ async function dispatch(invocation: Invocation & { command: CommandName }, io: C
   }
 }
 
+/** How a message names what failed: `skillport`, or `skillport COMMAND` once the command is known. */
+function who(command: CommandName | undefined): string {
+  return command === undefined ? 'skillport' : `skillport ${command}`;
+}
+
 /** Runs the command line `argv` (without node and script) and returns the exit code. */
 export async function run(argv: string[], io: CliIo, env: Record<string, string | undefined> = {}): Promise<number> {
   // serve --log-format json: a failure is an entry like the others, so the pipeline reading them sees why it stopped.
   let json = false;
+  // Every failure names the command it ended (`skillport list: ...`): one message can come from several.
+  let failed: CommandName | undefined;
   try {
     const invocation = parse(argv);
     const { command, values } = invocation;
+    failed = command;
     json = command === 'serve' && values['log-format'] === 'json';
     if (values.help) {
       io.stdout.write(command === undefined || command === 'help' ? help(invocation.args) : commandHelp(command));
@@ -72,13 +80,13 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
   } catch (error) {
     if (error instanceof UsageError) {
       const more = error.command === undefined ? 'Run "skillport help" for the commands.' : `Run "skillport help ${error.command}" for its options.`;
-      io.stderr.write(`skillport: ${escapeControls(error.message)}\n\n${usageLine(error.command)}\n${more}\n`);
+      io.stderr.write(`${who(error.command)}: ${escapeControls(error.message)}\n\n${usageLine(error.command)}\n${more}\n`);
       return 2;
     }
     // Loaders' and git's errors name files and quote far ends.
     const message = error instanceof Error ? error.message : String(error);
     if (json) createStderrLogger('error', (line) => io.stderr.write(line), 'json').error(message);
-    else printLine(io.stderr, `skillport: ${message}`);
+    else printLine(io.stderr, `${who(failed)}: ${message}`);
     return 1;
   }
 }
@@ -114,6 +122,7 @@ export async function main(): Promise<void> {
       stdout: process.stdout,
       stderr: process.stderr,
       stderrIsTty: process.stderr.isTTY === true,
+      stdinIsTty: process.stdin.isTTY === true,
       leanHeap: leanHeapAllowed(process.versions.v8, process.execArgv, process.env.NODE_OPTIONS),
       onShutdownSignal(handler) {
         process.once('SIGINT', handler);

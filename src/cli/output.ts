@@ -22,3 +22,8 @@ export function printText(stream: Writable, text: string): void {
 export function printJson(stream: Writable, value: unknown): void {
   stream.write(`${escapeJsonControls(JSON.stringify(value, null, 2))}\n`);
 }
+
+/** `1 skill`, `2 skills`: a count with its noun, singular for one. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

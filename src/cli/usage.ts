@@ -56,7 +56,8 @@ export const COMMANDS = {
       'auth-client-secret-env': 'with --auth-introspection: the environment variable holding its client secret',
       'allow-origin': 'with --http: an Origin browsers may call from (repeatable; replaces the localhost default; * allows any)',
       'allow-host': 'with --http: a Host name accepted (repeatable; replaces the localhost default; * allows any)',
-      'pull-interval': 'with a git or index source: fetch every S seconds and serve what is new (default: 60; 0: never)',
+      'pull-interval':
+        'with a git or index source: fetch every S seconds and serve what is new (default: 60; 0: no polling, so it is fetched again only on a push webhook, POST /hooks/git, or when another replica sharing --redis found a change)',
       'cache-dir': CACHE,
       ...INDEX_OPTIONS,
       'hook-secret-env': 'with --http and a git source: the environment variable holding the secret of POST /hooks/git (default: SKILLPORT_HOOK_SECRET)',

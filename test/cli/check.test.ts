@@ -48,7 +48,7 @@ describe('skillport check', () => {
         // What is about the file rather than a key is on line 1.
         'no-description/SKILL.md:1: error: The frontmatter has no "description" (missing_description)',
         'no-name/SKILL.md:1: error: The frontmatter has no "name" (missing_name)',
-        'FAILED: 3 skills, 3 prompts, 3 files; 3 errors, 4 warnings, 1 notes',
+        'FAILED: 3 skills, 3 prompts, 3 files; 3 errors, 4 warnings, 1 note',
         '',
       ].join('\n'),
     );
@@ -88,7 +88,7 @@ describe('skillport check', () => {
       [
         `${a}/dup/SKILL.md:2: warning: The skill "dup" is already served from ${b}/dup; the one in ${a} is not served (duplicate_name)`,
         `${b}/odd/SKILL.md:4: note: "extra" is not an Agent Skills key (extension_key)`,
-        'OK: 2 skills, 2 prompts, 2 files; 0 errors, 1 warnings, 1 notes',
+        'OK: 2 skills, 2 prompts, 2 files; 0 errors, 1 warning, 1 note',
         '',
       ].join('\n'),
     );

@@ -9,7 +9,7 @@ describe('get --arg', () => {
   it('refuses an argument the prompt does not declare, listing the declared ones', async () => {
     const result = await runCli('get', 'greeting', '--dir', VALID, '--arg', 'who=Ada', '--arg', 'langauge=german');
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('skillport: "greeting" has no argument "langauge"; it declares: who, language, variant\n');
+    expect(result.stderr).toContain('skillport get: "greeting" has no argument "langauge"; it declares: who, language, variant\n');
     expect(result.stderr).toContain('Usage: skillport get NAME');
     expect(result.stdout).toBe('');
   });
@@ -17,12 +17,12 @@ describe('get --arg', () => {
   it('says so when the prompt declares none', async () => {
     const result = await runCli('get', 'pdf-tools', '--dir', VALID, '--arg', 'x=1');
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('skillport: "pdf-tools" has no argument "x"; it declares none\n');
+    expect(result.stderr).toContain('skillport get: "pdf-tools" has no argument "x"; it declares none\n');
   });
 
   it('leaves an unknown prompt to the engine: exit 1', async () => {
     const result = await runCli('get', 'nope', '--dir', VALID, '--arg', 'x=1');
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillport: Unknown prompt: "nope"\n' });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillport get: Unknown prompt: "nope"\n' });
   });
 
   it('renders with declared arguments', async () => {
@@ -53,7 +53,7 @@ describe('get --arg locale (RFC 4647 §3.4 lookup)', () => {
 
   it('refuses a malformed tag', async () => {
     const result = await get('--arg', 'locale=fr_CA');
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillport: Skill "code-review": "fr_CA" is not a BCP 47 language tag (RFC 5646)\n' });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillport get: Skill "code-review": "fr_CA" is not a BCP 47 language tag (RFC 5646)\n' });
   });
 });
 
@@ -61,7 +61,7 @@ describe('complete', () => {
   it('refuses to complete an argument the prompt does not declare', async () => {
     const result = await runCli('complete', 'greeting', 'lang', '--dir', VALID);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('skillport: "greeting" has no argument "lang"; it declares: who, language, variant\n');
+    expect(result.stderr).toContain('skillport complete: "greeting" has no argument "lang"; it declares: who, language, variant\n');
   });
 
   it('refuses a context --arg the prompt does not declare', async () => {

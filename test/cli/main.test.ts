@@ -52,7 +52,7 @@ describe('skillport CLI', () => {
   it('exits 1 with a message when the folder does not exist', () => {
     const result = cli('serve', `${ROOT}no-such-folder`);
     expect(result.status).toBe(1);
-    expect(result.stderr).toBe(`skillport: no such folder: ${ROOT}no-such-folder\n`);
+    expect(result.stderr).toBe(`skillport serve: no such folder: ${ROOT}no-such-folder\n`);
   });
 
   it('writes the failure as a JSON entry with --log-format json', () => {
@@ -100,7 +100,7 @@ describe('skillport CLI', () => {
     expect(broken.status).toBe(1);
     expect(broken.stdout).toContain('bad-yaml/SKILL.md:3: error: Invalid YAML');
     expect(broken.stdout).toContain('Mismatched_Folder/SKILL.md:4: note: "custom-key" is not an Agent Skills key (extension_key)');
-    expect(broken.stdout).toMatch(/^FAILED: 3 skills, 3 prompts, \d+ files; 3 errors, \d+ warnings, \d+ notes$/m);
+    expect(broken.stdout).toMatch(/^FAILED: 3 skills, 3 prompts, \d+ files; 3 errors, \d+ warnings, \d+ notes?$/m);
     const valid = cli('check', VALID);
     expect(valid.status).toBe(0);
     expect(valid.stdout).toMatch(/^OK: 4 skills, 10 prompts/m);

@@ -77,7 +77,7 @@ describe('flags per command', () => {
   it.each(refused)('%s refuses --%s: exit 2 naming the flag and the command', async (command, option) => {
     const result = await runCli(...line(command, option));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`skillport: --${option} does not apply to "${command}"`);
+    expect(result.stderr).toContain(`skillport ${command}: --${option} is not an option of ${command}`);
     expect(result.stderr).toContain(`Usage: skillport ${command}`);
     expect(result.stdout).toBe('');
   });
@@ -87,7 +87,7 @@ describe('flags per command', () => {
   const accepted = Object.entries(ACCEPTED).flatMap(([command, options]) => options.map((o) => [command, o] as const));
   it.each(accepted)('%s accepts --%s', async (command, option) => {
     const result = await runCli(...line(command, option), '--dir', `${ROOT}no-such-folder`);
-    expect(result.stderr).toBe(`skillport: no such folder: ${ROOT}no-such-folder\n`);
+    expect(result.stderr).toBe(`skillport ${command}: no such folder: ${ROOT}no-such-folder\n`);
     expect(result.code).toBe(1);
   });
 
@@ -111,12 +111,12 @@ describe('flags per command', () => {
       '--auth-introspection must not hold a user or password (the client secret goes in --auth-client-secret-env)',
     ],
     [['get', 'greeting', '--arg', 'who=a', '--arg', 'who=b'], '--arg who is given twice'],
-    [['get', 'greeting', VALID], 'get expects one prompt NAME (folders go in --dir)'],
-    [['complete', 'greeting', 'who', 'x', VALID], 'complete expects NAME ARG [VALUE] (folders go in --dir)'],
+    [['get', 'greeting', VALID], 'expects one prompt NAME (folders go in --dir)'],
+    [['complete', 'greeting', 'who', 'x', VALID], 'expects NAME ARG [VALUE] (folders go in --dir)'],
   ])('refuses %j: %s', async (args, message) => {
     const result = await runCli(...args);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`skillport: ${message}\n`);
+    expect(result.stderr).toContain(`skillport ${args[0]}: ${message}\n`);
   });
 });
 
@@ -145,7 +145,7 @@ describe('folders', () => {
 
   it.each(['serve', 'list', 'check'])('%s: a missing folder is a plain message and exit 1', async (command) => {
     const result = await runCli(command, `${ROOT}no-such-folder`);
-    expect(result).toEqual({ code: 1, stdout: '', stderr: `skillport: no such folder: ${ROOT}no-such-folder\n` });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `skillport ${command}: no such folder: ${ROOT}no-such-folder\n` });
   });
 
   it.each([
@@ -153,12 +153,12 @@ describe('folders', () => {
     ['complete', 'greeting', 'who'],
   ])('%s: a missing --dir folder is a plain message and exit 1', async (...args) => {
     const result = await runCli(...args, '--dir', 'no-such-folder');
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'skillport: no such folder: no-such-folder\n' });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `skillport ${args[0]}: no such folder: no-such-folder\n` });
   });
 
   it('says so when a folder is a file, or a path goes through one', async () => {
-    expect(await runCli('list', `${ROOT}package.json`)).toEqual({ code: 1, stdout: '', stderr: `skillport: not a folder: ${ROOT}package.json\n` });
-    expect((await runCli('check', `${ROOT}package.json/skills`)).stderr).toBe(`skillport: no such folder: ${ROOT}package.json/skills\n`);
+    expect(await runCli('list', `${ROOT}package.json`)).toEqual({ code: 1, stdout: '', stderr: `skillport list: not a folder: ${ROOT}package.json\n` });
+    expect((await runCli('check', `${ROOT}package.json/skills`)).stderr).toBe(`skillport check: no such folder: ${ROOT}package.json/skills\n`);
   });
 });
 

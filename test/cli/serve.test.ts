@@ -107,7 +107,7 @@ describe('skillport serve replicas', () => {
     // Port 1 on loopback: nothing listens there, so the connection is refused at once, every retry.
     const away = await runCli('serve', BUNDLED, '--http', '127.0.0.1:0', '--log-level', 'silent', '--redis', 'redis://user:hunter2@127.0.0.1:1');
     expect(away.code).toBe(1);
-    expect(away.stderr).toBe('skillport: Redis at 127.0.0.1:1 is out of reach\n');
+    expect(away.stderr).toBe('skillport serve: Redis at 127.0.0.1:1 is out of reach\n');
     expect(bad.stderr + away.stderr).not.toContain('hunter2');
   });
 

@@ -9,7 +9,8 @@ import { escapeControls } from '../../index.js';
 import { buildCatalogue, type Catalogue, formatIssue, type Issue, isIndexSource, loadGitSkills, loadIndexSkills } from '../../skills.js';
 import type { Invocation } from '../args.js';
 import { BUNDLED_SKILLS, type CliIo, gitSourceOf, remoteSettings, requireFolders } from '../context.js';
-import { printJson, printLine } from '../output.js';
+import { emptySources, HOLDS_NOTHING } from '../load-report.js';
+import { counted, printJson, printLine } from '../output.js';
 
 /** A finding as `check` reports it: a path a user can open, and always a line. */
 type Finding = Issue & { line: number };
@@ -61,12 +62,16 @@ export async function check(invocation: Invocation, io: CliIo, env: Record<strin
   const progress = io.stderrIsTty
     ? setInterval(() => io.stderr.write(`\rchecking ${escapeControls(folders.join(', '))}... ${Math.round((Date.now() - started) / 1000)}s`), 500)
     : undefined;
-  let issues: Finding[];
+  let issues: Array<Finding | Issue>;
   let counts: { skills: number; prompts: number; files: number };
   try {
     const catalogue =
       git !== undefined ? await remoteCatalogue(git, values, env) : await buildCatalogue(folders, values.prefix !== undefined ? { prefix: values.prefix } : {});
-    issues = findings(catalogue.issues);
+    // Nothing at all to check is a failure: most often the wrong folder. About a folder, the finding has no line.
+    const empty = emptySources(catalogue, invocation.folders).map(
+      (path): Issue => ({ severity: 'error', code: 'no_skills', path, message: `holds ${HOLDS_NOTHING}` }),
+    );
+    issues = [...findings(catalogue.issues), ...empty];
     counts = { skills: catalogue.skills.length, prompts: catalogue.prompts.length, files: catalogue.files.size };
   } finally {
     if (progress) {
@@ -84,8 +89,8 @@ export async function check(invocation: Invocation, io: CliIo, env: Record<strin
     for (const issue of issues) printLine(io.stdout, formatIssue(issue));
     printLine(
       io.stdout,
-      `${failed ? 'FAILED' : 'OK'}: ${counts.skills} skills, ${counts.prompts} prompts, ${counts.files} files; ` +
-        `${errors} errors, ${warnings} warnings, ${notes} notes`,
+      `${failed ? 'FAILED' : 'OK'}: ${counted(counts.skills, 'skill')}, ${counted(counts.prompts, 'prompt')}, ${counted(counts.files, 'file')}; ` +
+        `${counted(errors, 'error')}, ${counted(warnings, 'warning')}, ${counted(notes, 'note')}`,
     );
   }
   return failed ? 1 : 0;

@@ -3,10 +3,12 @@
  * would see it, without starting a server.
  */
 import { isProtocolError, type Logger, type Prompt } from '../../index.js';
+import type { Catalogue } from '../../skills.js';
 import { type Invocation, keyValues, UsageError } from '../args.js';
 import { type CliIo, commandContext, gitSourceOf, remoteSettings, skillsServer } from '../context.js';
+import { emptyWarning, findingsOf, loadFindings, shownIssue } from '../load-report.js';
 import { createStderrLogger } from '../logger.js';
-import { printJson, printLine, printText } from '../output.js';
+import { counted, printJson, printLine, printText } from '../output.js';
 import type { CommandName } from '../usage.js';
 
 type Env = Record<string, string | undefined>;
@@ -28,6 +30,8 @@ async function withServer<T>(
     git,
   });
   try {
+    const empty = emptyWarning(opened.folder.catalogue, folders);
+    if (empty !== undefined) printLine(io.stderr, `skillport ${command}: ${empty}`);
     return await use({ ...opened, logger });
   } finally {
     await opened.folder.close();
@@ -36,16 +40,31 @@ async function withServer<T>(
 }
 
 /** Turns a client mistake (unknown prompt, missing argument) into exit code 1 with its message. */
-async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
+async function guarded(io: CliIo, command: CommandName, run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (error) {
     if (isProtocolError(error)) {
-      printLine(io.stderr, `skillport: ${error.message}`);
+      printLine(io.stderr, `skillport ${command}: ${error.message}`);
       return 1;
     }
     throw error;
   }
+}
+
+/**
+ * For a prompt that is not served: why, when the load left findings about
+ * the skill or prompt file of that name (its YAML does not parse, its name is
+ * missing); exit 1 then. Undefined when nothing of that name was found at all.
+ */
+function notServed(name: string, served: readonly Prompt[], catalogue: Catalogue, io: CliIo, command: CommandName): number | undefined {
+  if (served.some((p) => p.name === name)) return undefined;
+  const found = findingsOf(name, catalogue);
+  if (found.length === 0) return undefined;
+  const why = found.some((issue) => issue.severity === 'error') ? 'failed to load' : 'is not served';
+  printLine(io.stderr, `skillport ${command}: "${name}" ${why}:`);
+  for (const issue of found) printLine(io.stderr, `  ${shownIssue(issue)}`);
+  return 1;
 }
 
 /**
@@ -74,6 +93,8 @@ async function listed(
 ): Promise<number> {
   const prompts = await server.prompts();
   const tools = (await server.engine.tools()).map((tool) => tool.name);
+  // What failed to load is not listed: said on stderr, so a broken skill is not simply missing.
+  for (const issue of loadFindings(folder.catalogue)) printLine(io.stderr, `skillport list: ${shownIssue(issue)}`);
   if (values.json) printJson(io.stdout, { prompts, resources: folder.catalogue.resources.length, skills: folder.catalogue.skills.length, tools });
   else {
     const width = Math.min(40, Math.max(...prompts.map((p) => p.name.length), 4));
@@ -83,7 +104,8 @@ async function listed(
     }
     // The tools `serve` adds for hosts that only call tools, named once rather than listed: their description is the skill list above.
     printLine(io.stdout, `tools: ${tools.join(', ')} (serve --no-tools leaves them out)`);
-    printLine(io.stdout, `${prompts.length} prompts, ${folder.catalogue.skills.length} skills, ${folder.catalogue.resources.length} resources`);
+    const { skills, resources } = folder.catalogue;
+    printLine(io.stdout, `${counted(prompts.length, 'prompt')}, ${counted(skills.length, 'skill')}, ${counted(resources.length, 'resource')}`);
   }
   return 0;
 }
@@ -91,15 +113,18 @@ async function listed(
 export async function get(invocation: Invocation, io: CliIo, env: Env = {}): Promise<number> {
   const { args: positionals, folders, values } = invocation;
   const [name, ...rest] = positionals;
-  if (name === undefined || rest.length > 0) throw new UsageError('get expects one prompt NAME (folders go in --dir)', 'get');
+  if (name === undefined || rest.length > 0) throw new UsageError('expects one prompt NAME (folders go in --dir)', 'get');
   const args = keyValues(values.arg, 'get');
-  return withServer(folders, invocation, io, env, 'get', async ({ server, logger }) => {
+  return withServer(folders, invocation, io, env, 'get', async ({ server, folder, logger }) => {
+    const served = await server.prompts();
+    const failed = notServed(name, served, folder.catalogue, io, 'get');
+    if (failed !== undefined) return failed;
     requireDeclared(
-      (await server.prompts()).find((p) => p.name === name),
+      served.find((p) => p.name === name),
       Object.keys(args),
       'get',
     );
-    return guarded(io, async () => {
+    return guarded(io, 'get', async () => {
       const result = await server.engine.getPrompt(name, args, commandContext(logger));
       if (values.json) printJson(io.stdout, result);
       // A prompt's text is shown as its lines; --json gives it exactly.
@@ -113,16 +138,18 @@ export async function get(invocation: Invocation, io: CliIo, env: Env = {}): Pro
 export async function complete(invocation: Invocation, io: CliIo, env: Env = {}): Promise<number> {
   const { args: positionals, folders, values } = invocation;
   const [name, argument, partial = '', ...rest] = positionals;
-  if (name === undefined || argument === undefined || rest.length > 0)
-    throw new UsageError('complete expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
+  if (name === undefined || argument === undefined || rest.length > 0) throw new UsageError('expects NAME ARG [VALUE] (folders go in --dir)', 'complete');
   const context = keyValues(values.arg, 'complete');
-  return withServer(folders, invocation, io, env, 'complete', async ({ server, logger }) => {
+  return withServer(folders, invocation, io, env, 'complete', async ({ server, folder, logger }) => {
+    const served = await server.prompts();
+    const failed = notServed(name, served, folder.catalogue, io, 'complete');
+    if (failed !== undefined) return failed;
     requireDeclared(
-      (await server.prompts()).find((p) => p.name === name),
+      served.find((p) => p.name === name),
       [argument, ...Object.keys(context)],
       'complete',
     );
-    return guarded(io, async () => {
+    return guarded(io, 'complete', async () => {
       const result = await server.engine.complete({ type: 'prompt', name }, { name: argument, value: partial }, { arguments: context }, commandContext(logger));
       if (values.json) printJson(io.stdout, result);
       else for (const value of result.values) printLine(io.stdout, value);

@@ -9,6 +9,7 @@ import type { MetricsRegistry } from '../../telemetry.js';
 import { type Invocation, UsageError } from '../args.js';
 import type { CliIo } from '../context.js';
 import { oauthOptions } from './serve-auth.js';
+import { bindError, hostsWarned } from './serve-hints.js';
 import { shareChanges } from './share-changes.js';
 
 export interface HttpServing {
@@ -56,7 +57,7 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
   const running = await serveHttp(server, {
     host,
     port,
-    logger,
+    logger: hostsWarned(logger, host, values['allow-host']),
     ...(authToken ? { authToken } : {}),
     ...(oauth ? { oauth } : {}),
     ...(values['allow-origin'] ? { allowedOrigins: values['allow-origin'] } : {}),
@@ -65,6 +66,8 @@ export async function serveOverHttp({ server, folder, values, env, io, logger, a
     ...(redis ? { redis } : {}),
     ...(values['trust-proxy'] ? { trustProxy: true } : {}),
     ...(metrics ? { metrics } : {}),
+  }).catch((error: unknown) => {
+    throw bindError(error, '--http', values.http ?? '');
   });
   endpoint = running.url;
   // The handler goes in before the line that says it serves: a SIGTERM sent on reading that line

@@ -7,8 +7,11 @@ import { SUPPORTED_VERSIONS } from '../../index.js';
 import { serveStdio } from '../../stdio.js';
 import { hostPort, type Invocation, positiveInteger, seconds, UsageError } from '../args.js';
 import { type CliIo, gitSourceOf, remoteSettings, type ServerIdentity, skillsServer } from '../context.js';
+import { emptyWarning } from '../load-report.js';
 import { createStderrLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../logger.js';
+import { counted, printText } from '../output.js';
 import { OAUTH_FLAGS } from './serve-auth.js';
+import { bindError, stdioTerminalNote } from './serve-hints.js';
 import { serveOverHttp } from './serve-http.js';
 import { folderMetrics, metricsAddress, startMetrics } from './serve-metrics.js';
 import { serveTracing } from './serve-tracing.js';
@@ -84,8 +87,15 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   // The folder's two tools (load_skill, read_skill_file), counted without building their listing at start.
   const tools = folder.tools ? ' and 2 tools' : '';
   const from = 'commit' in folder ? ` of ${folder.source} at ${folder.commit.slice(0, 12)}` : 'source' in folder ? ` of ${folder.source}` : '';
-  const summary = `${catalogue.prompts.length} prompts${tools} from ${catalogue.skills.length} skills${from}${values.watch ? ', watching for changes' : ''}`;
-  const metricsServer = metrics && metricsAt && (await startMetrics(server, folder, metrics.registry, metricsAt));
+  const summary = `${counted(catalogue.prompts.length, 'prompt')}${tools} from ${counted(catalogue.skills.length, 'skill')}${from}${values.watch ? ', watching for changes' : ''}`;
+  const empty = emptyWarning(catalogue, folders);
+  if (empty !== undefined) logger.warn(empty);
+  const metricsServer =
+    metrics &&
+    metricsAt &&
+    (await startMetrics(server, folder, metrics.registry, metricsAt).catch((error: unknown) => {
+      throw bindError(error, '--metrics', values.metrics ?? '');
+    }));
   if (metricsServer) logger.info(`serving metrics at ${metricsServer.url.href}`);
 
   if (address !== undefined) {
@@ -94,6 +104,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     const running = serveStdio(server, { input: io.stdin, output: io.stdout, logger });
     io.onShutdownSignal(() => void running.shutdown());
     logger.info(`serving ${summary} over stdio (protocol ${SUPPORTED_VERSIONS.join(', ')})`);
+    if (io.stdinIsTty) printText(io.stderr, stdioTerminalNote(folders));
     await running.done;
   }
   await metricsServer?.close();

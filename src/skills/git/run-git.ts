@@ -138,6 +138,21 @@ export function credentialsEnv(url: string, credentials: GitCredentials | undefi
   };
 }
 
+/**
+ * Why git failed, from its stderr: its `fatal:` and `error:` lines (and a
+ * server's `ERROR:` before them), which say what happened; the last line is
+ * often only the tail of advice ("and the repository exists."). Without such
+ * lines, the last one.
+ */
+function gitReason(stderr: string): string | undefined {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const reasons = lines.filter((line) => /^(?:fatal|error):/i.test(line));
+  return reasons.length > 0 ? reasons.slice(-3).join('; ') : lines.at(-1);
+}
+
 /** Most bytes of output kept from one git command (it prints a commit id, or an error). */
 const MAX_OUTPUT = 1024 * 1024;
 
@@ -197,7 +212,7 @@ export function runGit(runner: GitRunner, args: readonly string[], call: GitCall
       clearTimeout(timer);
       if (stopped) reject(stopped);
       else if (code === 0) resolve(stdout);
-      else fail(stderr.trim().split('\n').filter(Boolean).pop() ?? `exit ${code ?? signal}`);
+      else fail(gitReason(stderr) ?? `exit ${code ?? signal}`);
     });
   });
 }

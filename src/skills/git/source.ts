@@ -209,14 +209,14 @@ export async function loadGitSkills(source: string, options: GitSkillsOptions = 
   const catalogueOptions = { ...options, prefix: options.prefix ?? slugify(spec.subfolder === '' ? spec.name : basename(spec.subfolder)) };
   const where = `${spec.display}${spec.ref ? `#${spec.ref}` : ''}`;
   const workspace = await createWorkspace(spec, options.cacheDir ?? join(homedir(), '.cache', 'skillport', 'git'), runner, limits).catch((error: Error) => {
-    throw new Error(`cannot serve ${where}: ${error.message}`);
+    throw new Error(`cannot load ${where}: ${error.message}`);
   });
   let served: Prepared;
   try {
     served = await prepare(workspace, spec, catalogueOptions, await workspace.fetch());
   } catch (error) {
     await workspace.remove();
-    throw new Error(`cannot serve ${where}: ${(error as Error).message}`);
+    throw new Error(`cannot load ${where}: ${(error as Error).message}`);
   }
   logger.info(`Serving ${where} at commit ${served.checkout.commit.slice(0, 12)}`);
   // A reload reads the folder served at that moment.

@@ -166,9 +166,24 @@ async function listInside(root: string, relDir: string, absDir: string | undefin
   return { entries, refused };
 }
 
+/**
+ * The real path of the folder `dir`; a missing one is said in a line a
+ * person reads (the system's `ENOENT ... lstat` names a call, not a folder),
+ * with the system error's code kept for code that tests it.
+ */
+function realFolder(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    throw Object.assign(new Error(`No such skills folder: ${dir}`, { cause: error }), { code });
+  }
+}
+
 /** Opens `dir` for confined access; throws when it is not a directory. */
 export async function openConfined(dir: string): Promise<ConfinedFs> {
-  const root = realpathSync(dir);
+  const root = realFolder(dir);
   if (!statSync(root).isDirectory()) throw new Error(`Not a directory: ${dir}`);
   return {
     root,

@@ -137,7 +137,7 @@ export async function loadIndexSkills(source: string, options: IndexSkillsOption
     first = state.catalogue as Catalogue;
   } catch (error) {
     await rm(state.dir, { recursive: true, force: true });
-    throw new Error(`cannot serve ${spec.display}: ${(error as Error).message}`);
+    throw new Error(`cannot load ${spec.display}: ${(error as Error).message}`);
   }
   state.logger.info(`Serving ${spec.display}: ${first.skills.length} skills`);
   // A reload reads the folders served at that moment, with the index's findings.

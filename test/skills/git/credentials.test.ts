@@ -144,7 +144,7 @@ describe('the credentials of a git source', () => {
       );
     expect(await refused(`git+${remote.url}#main`)).toMatch(/git fetch failed/);
     const wrong = await refused(withCredentials(remote, `${PASSWORD}x`));
-    expect(wrong).toMatch(/^cannot serve https:\/\/\*\*\*@127\.0\.0\.1:\d+\/remote\.git#main: git fetch failed/);
+    expect(wrong).toMatch(/^cannot load https:\/\/\*\*\*@127\.0\.0\.1:\d+\/remote\.git#main: git fetch failed/);
     expect(wrong).not.toContain(MARK);
     expect(remote.counts.refused).toBeGreaterThan(0);
     expect(remote.counts.served).toBe(0);

@@ -89,7 +89,7 @@ describe('a password in a git source', () => {
     ]) {
       const { code, stdout, stderr } = await runCli('list', text);
       expect(code, text).toBe(1);
-      expect(stderr, text).toMatch(/^skillport: /);
+      expect(stderr, text).toMatch(/^skillport list: /);
       expect(stdout + stderr, text).not.toContain(MARK);
     }
   });

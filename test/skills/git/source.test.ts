@@ -169,7 +169,7 @@ describe('loadGitSkills', () => {
       () => undefined,
       (e: Error) => e,
     );
-    expect(error?.message).toMatch(/^cannot serve https:\/\/\*\*\*@127\.0\.0\.1:1\/.*git fetch failed/);
+    expect(error?.message).toMatch(/^cannot load https:\/\/\*\*\*@127\.0\.0\.1:1\/.*git fetch failed/);
     expect(error?.message).not.toContain('hunter2');
     // Nothing is left in the cache by a source that never started.
     expect(readdirSync(r.cache).flatMap((key) => readdirSync(join(r.cache, key)))).toEqual([]);

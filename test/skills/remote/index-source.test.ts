@@ -186,7 +186,7 @@ describe('loadIndexSkills', () => {
     const p = await publisher();
     await p.close();
     const failed = await open(`http://user:hunter2@127.0.0.1:${new URL(p.origin).port}`).catch((error: Error) => error.message);
-    expect(failed).toMatch(/^cannot serve http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/index\.json: GET .* failed/);
+    expect(failed).toMatch(/^cannot load http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-skills\/index\.json: GET .* failed/);
     expect(failed).not.toMatch(/hunter2|user/);
   });
 

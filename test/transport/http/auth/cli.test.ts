@@ -46,7 +46,7 @@ describe('usage errors', () => {
     ],
   ])('%j: %s', async (flags, message) => {
     const result = await runCli('serve', VALID, '--http', '127.0.0.1:0', ...flags);
-    expect(result.stderr).toContain(`skillport: ${message}\n`);
+    expect(result.stderr).toContain(`skillport serve: ${message}\n`);
     expect(result.code).toBe(2);
   });
 });
