@@ -70,16 +70,16 @@ function checkName(name: string, folder: string, push: Push): void {
     return;
   }
   const broken: string[] = [];
-  if (name.length > 64) broken.push(`has ${codePoints(name)} characters, not 1-64`);
-  if (!NAME_CHARACTERS.test(name)) broken.push('must use only lowercase letters, digits and hyphens');
-  else if (name.startsWith('-') || name.endsWith('-') || name.includes('--')) broken.push('must use single hyphens, not at either end');
+  if (name.length > 64) broken.push(`has ${codePoints(name)} characters, more than 64`);
+  if (!NAME_CHARACTERS.test(name)) broken.push('has characters other than lowercase letters, digits and hyphens');
+  if (name.startsWith('-') || name.endsWith('-') || name.includes('--')) broken.push('has a hyphen at an end or two in a row');
   if (broken.length === 0) {
     if (name !== folder) push('warning', 'name_mismatch', 'name', `The name "${name}" differs from its folder "${folder}"`);
     return;
   }
   const code = broken.length === 1 && name.length > 64 ? 'name_too_long' : 'invalid_name';
   const hint = name !== folder && NAME_PATTERN.test(folder) ? ` (the folder's name, "${folder}", would do)` : '';
-  push('warning', code, 'name', `The name "${name}" ${broken.join(' and ')}${hint}${LEFT_OUT}`);
+  push('warning', code, 'name', `The name "${name}" ${broken.join('; it ')}${hint}${LEFT_OUT}`);
 }
 
 /** The finding for a required key that is not there, on the line of a key that was probably meant for it. */
@@ -153,7 +153,7 @@ export function noFrontmatter(text: string, path: string): Issue {
       code: 'no_frontmatter',
       path,
       line,
-      message: `The frontmatter must open the file: the "---" line of line ${line} must be line 1`,
+      message: `The frontmatter must open the file: its "---" line is line ${line}, and nothing may come before it`,
     };
   }
   const message = 'The file has no frontmatter: it must start with a "---" line, then "name:" and "description:" lines, then "---"';
