@@ -106,16 +106,19 @@ describe('a collection as a Skills-extension host sees it', () => {
     const raw = RawStdioClient.spawn(BIN, ['serve', root]);
     try {
       await raw.request('skills/list', modern());
-      const lines = raw.stderr.split('\n').filter((line) => line.includes('(not_in_extension)'));
+      // One line per skill, the finding about the key at fault, which says what it costs.
+      const lines = raw.stderr.split('\n').filter((line) => line.includes('left out of the Skills extension'));
       expect(lines).toHaveLength(2);
-      expect(lines.find((l) => l.includes('skills/too-wordy/SKILL.md'))).toContain('the description has 1073 characters, not 1-1024');
-      expect(lines.find((l) => l.includes('skills/odd-metadata/SKILL.md'))).toContain('"metadata" does not map strings to strings');
+      expect(lines.find((l) => l.includes('skills/too-wordy/SKILL.md'))).toMatch(
+        /:3: .*The description has 1073 characters, more than 1024.*\(description_too_long\)/,
+      );
+      expect(lines.find((l) => l.includes('skills/odd-metadata/SKILL.md'))).toMatch(/:4: .*"metadata" must map strings to strings.*\(invalid_metadata\)/);
     } finally {
       await raw.close();
     }
     const lenient = spawnSync(process.execPath, [BIN, 'check', root], { encoding: 'utf8' });
     expect(lenient.status).toBe(0);
-    expect(lenient.stdout).toMatch(/too-wordy\/SKILL\.md.*warning: Left out of the Skills extension/);
+    expect(lenient.stdout).toMatch(/too-wordy\/SKILL\.md:3: warning: The description has .*left out of the Skills extension/);
     const strict = spawnSync(process.execPath, [BIN, 'check', root, '--strict'], { encoding: 'utf8' });
     expect(strict.status).toBe(1);
   });

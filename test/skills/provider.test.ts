@@ -219,7 +219,9 @@ describe('loadSkillsFolder', () => {
     const uri = `skill://${encodeURIComponent('café-ünïcode')}/SKILL.md`;
     // The extension's names are lowercase ASCII: a host would refuse the entry.
     expect(folder.catalogue.skillsByUri.has(uri)).toBe(false);
-    expect(folder.catalogue.issues.find((i) => i.code === 'not_in_extension')?.message).toContain('the name is not 1-64 lowercase letters');
+    // One finding for the name, which says what it costs.
+    expect(folder.catalogue.issues.filter((i) => i.path === 'café-ünïcode/SKILL.md').map((i) => i.code)).toEqual(['invalid_name']);
+    expect(folder.catalogue.issues.find((i) => i.code === 'invalid_name')?.message).toContain('left out of the Skills extension');
     expect((await folder.resources.read(uri, ctx)).contents[0]).toMatchObject({ text: expect.stringContaining('Grüße 🎉') });
     expect((await folder.prompts.get('café-ünïcode', {}, ctx)).messages[0]?.content).toMatchObject({ text: expect.stringContaining('Grüße 🎉') });
   });

@@ -10,6 +10,7 @@ import { audienceOf, restrictTo } from '../../core/audience.js';
 import type { Prompt } from '../../core/model.js';
 import { trimOf } from '../../util/trim.js';
 import { declaredAudience } from '../load/audience.js';
+import { citationIssues } from '../load/cited-files.js';
 import type { ConfinedFs } from '../load/confined-fs.js';
 import { keyLines } from '../load/frontmatter.js';
 import { addIssues, capIssues, type Issue } from '../load/issues.js';
@@ -21,7 +22,7 @@ import { decodeUtf8, type LoadedSkill, type SkillRecord } from '../load/skill-re
 import { BuiltCatalogue, type Catalogue, type Served } from './catalogue-view.js';
 import type { CitationTargets } from './citations.js';
 import { type PromptEntry, promptFileEntry, referencePrompt, skillPrompt } from './entries.js';
-import { extensionProblems } from './extension.js';
+import { fitsExtension } from './extension.js';
 import { restrictSkill } from './owners.js';
 
 export type { Catalogue, FileEntry } from './catalogue-view.js';
@@ -192,16 +193,8 @@ function placeSkills(build: Build, scanned: readonly ScannedSkill[], loaded: Rea
     sources.push(source);
     build.dirsByPath.set(skill.path, where(build, dir, skill.dir));
     servedDirs.set(skill.dir, skill);
-    const problems = extensionProblems(skill.frontmatter);
-    if (problems.length > 0) {
-      build.outsideExtension.add(skill);
-      build.issues.push({
-        severity: 'warning',
-        code: 'not_in_extension',
-        path: source,
-        message: `Left out of the Skills extension (skills/list, skills/get): ${problems.join('; ')}; still served as a prompt and as resources`,
-      });
-    }
+    // Its finding is the key's own, from load/validate.ts: one per mistake.
+    if (!fitsExtension(skill.frontmatter)) build.outsideExtension.add(skill);
   }
   return sources;
 }
@@ -222,6 +215,14 @@ async function addSkillPrompts(build: Build, here: Served, sources: readonly str
       const entry = await referencePrompt(`${skill.promptName}-references-${slug}`, text, `Reference "${slug}" of the ${skill.promptName} skill`, targets);
       addPrompt(build, restrictEntry(entry, audience), rel, dir);
     }
+  }
+}
+
+/** Files a folder's served skills cite that are not there: run once every folder's shared references are known. */
+function addCitationIssues(build: Build, here: Served, sources: readonly string[], dir: string): void {
+  for (const [index, skill] of here.skills.entries()) {
+    for (const issue of citationIssues(skill, sources[index] as string, build.sharedTargets))
+      build.issues.push(build.several ? { ...issue, folder: dir } : issue);
   }
 }
 
@@ -277,6 +278,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     build.served.push(here);
     const sources = placeSkills(build, scan.skills, loaded, here, place);
     await addSkillPrompts(build, here, sources, dir);
+    build.deferred.push(() => addCitationIssues(build, here, sources, dir));
     await addPromptFiles(build, fs, scan.promptFiles, dir);
     if (build.several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;
   }

@@ -230,6 +230,16 @@ export function substituteVsCode(body: string, values: Record<string, string>, m
 const TEMPLATE_PLACEHOLDER = /(\\?)\{\{[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\}\}/g;
 
 /**
+ * The `{{name}}` placeholders of a body and where each starts, in order.
+ * Escaped placeholders (`\{{name}}`) are not variables.
+ */
+export function templatePlaceholders(body: string): Array<{ name: string; at: number }> {
+  const found: Array<{ name: string; at: number }> = [];
+  for (const match of body.matchAll(TEMPLATE_PLACEHOLDER)) if (match[1] === '') found.push({ name: match[2] as string, at: match.index });
+  return found;
+}
+
+/**
  * The names of the `{{name}}` placeholders in a body, each once, in the order
  * they first appear. Escaped placeholders (`\{{name}}`) are not variables.
  *
@@ -237,11 +247,7 @@ const TEMPLATE_PLACEHOLDER = /(\\?)\{\{[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\}\}
  * templateVariables('Explain {{ error }} in {{language}}; \\{{literal}}'); // ['error', 'language']
  */
 export function templateVariables(body: string): string[] {
-  const names = new Set<string>();
-  for (const [, escaped, name] of body.matchAll(TEMPLATE_PLACEHOLDER)) {
-    if (escaped === '') names.add(name as string);
-  }
-  return [...names];
+  return [...new Set(templatePlaceholders(body).map((p) => p.name))];
 }
 
 /**

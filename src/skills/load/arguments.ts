@@ -19,7 +19,8 @@
 import type { CompletionSource } from '../../core/completers.js';
 import { type CompletionIndex, createCompletionIndex } from '../../core/rank.js';
 import type { KeyLines, KeyPath } from './frontmatter.js';
-import type { Issue } from './issues.js';
+import { addIssues, type Issue } from './issues.js';
+import { probableKey } from './key-spelling.js';
 
 /** One declared argument. */
 export interface DeclaredArgument {
@@ -108,5 +109,47 @@ export function parseArguments(value: unknown, path: string, lines?: KeyLines): 
     }
     args.push(argument);
   }
+  addIssues(issues, entryIssues(value, path, lines));
   return { args, issues };
+}
+
+/** The keys an argument entry may have. */
+const ENTRY_KEYS = ['name', 'title', 'description', 'required', 'values', 'depends-on'];
+
+/**
+ * Warnings about entries that load but do not do what they say: a key no
+ * argument has (`requried`, ignored), a `depends-on` that names no other
+ * argument or has no `values` to steer (its suggestions then follow nothing).
+ */
+function entryIssues(list: readonly unknown[], path: string, lines: KeyLines | undefined): Issue[] {
+  const issues: Issue[] = [];
+  const warn = (at: KeyPath, code: string, message: string): void => {
+    const line = lines?.(at);
+    issues.push(line === undefined ? { severity: 'warning', code, path, message } : { severity: 'warning', code, path, line, message });
+  };
+  const entries = list.map((entry) => (typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : {}));
+  const names = entries.map((entry) => entry.name).filter((name): name is string => typeof name === 'string');
+  const declared = new Set(names);
+  // A suggestion compares with every name: only for lists of a size people write by hand.
+  const suggest = names.length <= 64;
+  for (const [index, entry] of entries.entries()) {
+    for (const key of Object.keys(entry)) {
+      if (ENTRY_KEYS.includes(key)) continue;
+      const meant = probableKey(key, ENTRY_KEYS);
+      const why = meant === undefined ? `an argument has only ${ENTRY_KEYS.join(', ')}` : `probably "${meant}", misspelled`;
+      warn(['arguments', index, key], 'unknown_argument_key', `arguments[${index}]: "${key}" is not a key of an argument, so it is ignored: ${why}`);
+    }
+    const target = entry['depends-on'];
+    if (target === undefined) continue;
+    const at: KeyPath = ['arguments', index, 'depends-on'];
+    if (typeof target !== 'string' || target === entry.name || !declared.has(target)) {
+      const others = suggest ? names.filter((name) => name !== entry.name) : [];
+      const meant = typeof target === 'string' ? probableKey(target, others) : undefined;
+      const what = typeof target === 'string' ? `"${target}", which is no other argument of this file` : 'no argument by name';
+      warn(at, 'invalid_depends_on', `arguments[${index}]: "depends-on" names ${what}${meant ? ` (probably "${meant}")` : ''}, so it steers nothing`);
+    } else if (entry.values === undefined) {
+      warn(at, 'invalid_depends_on', `arguments[${index}]: "depends-on" has no "values" to steer: give a list of values per "${target}" value`);
+    }
+  }
+  return issues;
 }

@@ -65,10 +65,26 @@ function parseSimple(yamlText: string): Record<string, unknown> | undefined {
   return data;
 }
 
-function lineOf(text: string, offset: number): number {
+/** The 1-based line of `offset` in `text`. */
+export function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let at = text.indexOf('\n'); at !== -1 && at < offset; at = text.indexOf('\n', at + 1)) line++;
   return line;
+}
+
+/**
+ * {@link lineOf} for offsets asked in increasing order: each call counts on
+ * from the last, so a pass over a text costs one scan of it however many
+ * lines it asks for (an earlier offset starts again from the top).
+ */
+export function lineCounter(text: string): (offset: number) => number {
+  let from = 0;
+  let line = 1;
+  return (offset) => {
+    if (offset < from) [from, line] = [0, 1];
+    for (; from < offset && from < text.length; from++) if (text.charCodeAt(from) === 10) line++;
+    return line;
+  };
 }
 
 /** A key in frontmatter: top-level keys, then keys or list indexes below them (`['arguments', 1, 'values']`). */

@@ -5,15 +5,15 @@
  */
 import { parseArguments } from './arguments.js';
 import type { ConfinedFs, Refusal } from './confined-fs.js';
-import { keyLines, readFrontmatter } from './frontmatter.js';
+import { type KeyLines, keyLines, readFrontmatter } from './frontmatter.js';
 import { addIssues, type Issue } from './issues.js';
-import { isWellFormedLanguageTag } from './language-tag.js';
+import { distinctLocales, localeOf, misnamedLocale, readLocaleVariant } from './locale-files.js';
 import { isProbablyText, mimeTypeFor, NUL_WINDOW } from './mime.js';
+import { placeholderIssues, type TemplateText } from './placeholders.js';
 import { DEFAULT_LIMITS, type ScannedSkill } from './scan.js';
 import { decodeUtf8, digestOf, LoadedFile, LoadedSkill, type LocaleVariant, type SkillFileRecord, type SkillRecord, sha256 } from './skill-record.js';
-import { validateSkillFrontmatter } from './validate.js';
+import { noFrontmatter, validateSkillFrontmatter } from './validate.js';
 
-const LOCALE_FILE = /^SKILL\.([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.md$/;
 const BINARY_TYPE = /^(image\/(?!svg)|audio\/|video\/|font\/|application\/(pdf|zip|gzip|wasm|octet-stream|msword|vnd\.ms-|vnd\.openxmlformats|vnd\.oasis))/;
 
 const DEFAULT_MAX_FILE_BYTES = DEFAULT_LIMITS.maxFileBytes as number;
@@ -52,7 +52,8 @@ export async function loadSkill(
   const folder = dir === '' ? rootName : dir.slice(dir.lastIndexOf('/') + 1);
   // Findings about a key carry its line; nothing is computed for a skill without any.
   const lines = keyLines(text);
-  const found = validateSkillFrontmatter(parsed.value.data, folder, skillRel, lines);
+  // A SKILL.md without frontmatter is one mistake, not a missing name and a missing description.
+  const found = parsed.value.bodyOffset === 0 ? [noFrontmatter(text, skillRel)] : validateSkillFrontmatter(parsed.value.data, folder, skillRel, lines);
   addIssues(issues, found);
   if (found.some((i) => i.severity === 'error')) return undefined;
   const frontmatter = parsed.value.data as SkillRecord['frontmatter'];
@@ -76,6 +77,7 @@ export async function loadSkill(
   if (locales) skill.extend({ locales: distinctLocales(locales, prefix, issues) });
   if (references) skill.extend({ references });
   if (directories) skill.extend({ directories });
+  addIssues(issues, placeholderFindings(skill, skillRel, prefix, lines));
   const count = 1 + (others?.length ?? 0);
   const total = (others ?? []).reduce((sum, f) => sum + f.size, read.bytes.length);
   if (count > 512 || total > 16 * 1024 * 1024) {
@@ -87,6 +89,21 @@ export async function loadSkill(
     });
   }
   return skill;
+}
+
+/**
+ * What the placeholders of a loaded skill's SKILL.md and locale variants get
+ * wrong against its arguments, when it declares some (a skill without
+ * arguments is served as written). Cited files are checked once every
+ * folder's shared references are known (cited-files.ts, from the catalogue).
+ */
+function placeholderFindings(skill: LoadedSkill, source: string, prefix: string, lines: KeyLines): Issue[] {
+  if (skill.args.length === 0) return [];
+  const texts: TemplateText[] = [
+    { path: source, text: skill.text, bodyOffset: skill.bodyOffset },
+    ...skill.locales.map((v) => ({ path: `${prefix}SKILL.${v.locale}.md`, text: v.text, bodyOffset: v.bodyOffset })),
+  ];
+  return placeholderIssues(texts, skill.args, skill.frontmatter.arguments, lines, skill.locales.length > 0 ? ['locale'] : []);
 }
 
 /** What a skill folder holds besides SKILL.md: its files, read and typed; its folders; its locale variants and reference documents. */
@@ -123,7 +140,9 @@ async function readOtherFiles(
     const isText = isProbablyText(content.bytes) && (mime === undefined || !BINARY_TYPE.test(mime));
     const mimeType = mime ?? (isText ? 'text/plain' : 'application/octet-stream');
     (found.others ??= []).push(new LoadedFile(skill, entry.rel, content.bytes.length, sha256(content.bytes), mimeType, isText));
-    const locale = LOCALE_FILE.exec(inSkill)?.[1];
+    const locale = localeOf(inSkill);
+    const misnamed = locale === undefined ? misnamedLocale(inSkill, entry.rel) : undefined;
+    if (misnamed) issues.push(misnamed);
     if (locale !== undefined) {
       const variant = await readLocaleVariant(locale, content.bytes, skill.frontmatter.description);
       if ('message' in variant) issues.push({ severity: 'warning', code: 'invalid_locale_variant', path: entry.rel, ...variant });
@@ -133,42 +152,6 @@ async function readOtherFiles(
     if (reference) (found.references ??= new Map()).set(reference[1] as string, entry.rel);
   }
   return found;
-}
-
-/** A `SKILL.<locale>.md` as a variant, or why it is left out. */
-async function readLocaleVariant(locale: string, bytes: Uint8Array, fallbackDescription: string): Promise<LocaleVariant | { line?: number; message: string }> {
-  // A name that is not a language tag could be completed but never asked for:
-  // the `locale` argument refuses such a value (RFC 5646 §2.1).
-  if (!isWellFormedLanguageTag(locale)) return { message: `Locale variant left out: "${locale}" is not a BCP 47 language tag (RFC 5646)` };
-  const text = decodeUtf8(bytes);
-  const parsed = text === undefined ? undefined : await readFrontmatter(text);
-  if (!parsed?.ok) return { ...(parsed ? { line: parsed.line } : {}), message: 'Locale variant left out: not UTF-8 or invalid frontmatter' };
-  const description = typeof parsed.value.data.description === 'string' ? parsed.value.data.description : fallbackDescription;
-  return { locale, text: text as string, description, bodyOffset: parsed.value.bodyOffset };
-}
-
-/**
- * The variants sorted by tag, each tag once: tags are matched without regard
- * to case (RFC 4647 §3.4), so of `SKILL.pt-BR.md` and `SKILL.pt-br.md` only
- * the first in sorted order could ever be served; the other is reported.
- */
-function distinctLocales(locales: LocaleVariant[], prefix: string, issues: Issue[]): LocaleVariant[] {
-  locales.sort((a, b) => (a.locale < b.locale ? -1 : 1));
-  const seen = new Map<string, string>();
-  return locales.filter(({ locale }) => {
-    const first = seen.get(locale.toLowerCase());
-    if (first === undefined) {
-      seen.set(locale.toLowerCase(), locale);
-      return true;
-    }
-    issues.push({
-      severity: 'warning',
-      code: 'duplicate_locale_variant',
-      path: `${prefix}SKILL.${locale}.md`,
-      message: `Locale variant left out: SKILL.${first}.md has the same tag ("${locale}" and "${first}" differ only in case)`,
-    });
-    return false;
-  });
 }
 
 /** Thrown when a file no longer has the bytes the catalogue read: the catalogue is stale. */
