@@ -97,8 +97,8 @@ export async function run(argv: string[], io: CliIo, env: Record<string, string 
  * of any URL, as `***`, and the value of `--auth-token`. A secret on
  * skillport's command line is readable by every user of the host (`ps`,
  * /proc/PID/cmdline) for as long as it runs; `main` shows this instead as
- * soon as it starts (before that, from exec on, it is still visible: README,
- * "Skills from git", says how to keep credentials off the command line, and
+ * soon as it starts (before that, from exec on, it is still visible:
+ * docs/git-sources.md, "Safety", says how to keep credentials off the command line, and
  * `SKILLPORT_AUTH_TOKEN` takes the token).
  */
 export function shownArguments(argv: readonly string[]): string | undefined {
