@@ -129,10 +129,10 @@ describe('load_skill', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject(['prompt_arguments', { method: 'elicitation/create', params: { requestedSchema: { required: ['who'] } } }]);
     answer = { action: 'decline' };
-    const declined = await refusal(tools(folder).call('load_skill', { name: 'greeting' }, asking));
+    const declined = await refusal(Promise.resolve(tools(folder).call('load_skill', { name: 'greeting' }, asking)));
     expect(declined.issues).toEqual(['/arguments/who: required by the skill "greeting" (Whom to greet)']);
     // A client that declared elicitation on a request that cannot carry the question is not asked.
-    const unable = { ...asking, can: { ...(asking as { can: object }).can, input: () => false } } as typeof ctx;
+    const unable = { ...asking, can: { progress: false, log: () => false, input: () => false } } as typeof ctx;
     expect(texts((await tools(folder).call('load_skill', { name: 'greeting' }, unable)) as CallToolResult)[0]).toContain('without who');
     expect(asked).toHaveLength(2);
   });
