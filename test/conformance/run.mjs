@@ -141,10 +141,7 @@ export const IN_SCOPE = [
   'input-required-result-validate-input',
 ];
 
-for (const [file, what] of [
-  [join(ROOT, 'dist/http.js'), 'the build (run `npm run build` first)'],
-  ...SUITES.map((suite) => [suite.cli, suite.name]),
-]) {
+for (const [file, what] of [[join(ROOT, 'dist/http.js'), 'the build (run `npm run build` first)'], ...SUITES.map((suite) => [suite.cli, suite.name])]) {
   if (!existsSync(file)) {
     console.error(`Missing ${what}: ${file}`);
     process.exit(1);
