@@ -69,17 +69,31 @@ function profiles(p, list) {
       p(`skillport: ${fmt.n(sp.per)} requests (${fmt.n(sp.rps)} req/s) while profiled; floor: ${fmt.n(floor.per)} requests (${fmt.n(floor.rps)} req/s).`);
     else p(`skillport: ${fmt.n(sp.ms)} ms to the first list; floor: ${fmt.n(floor.ms)} ms.`);
     p();
+    const { slowed } = prof;
+    if (slowed) {
+      p(
+        `Floor slowed: the floor busy-waiting ${num(slowed.spinUs)} µs per request, skillport’s own extra time outside socket writes, so that it answers about as slowly (${fmt.n(slowed.rps)} req/s; the wait reads the clock, so it shows as other native). What it then pays more in socket writes than the floor is the price of answering more slowly (the load generator sleeps more, and each write wakes it), not of what is written.`,
+      );
+      p();
+    }
     const areas = new Map();
-    for (const a of sp.byArea) areas.set(a.area, { sp: a.us, floor: 0 });
-    for (const a of floor.byArea) areas.set(a.area, { sp: areas.get(a.area)?.sp ?? 0, floor: a.us });
-    const rows = [...areas.entries()].map(([area, v]) => ({ area, sp: per(sp, v.sp), floor: per(floor, v.floor) })).sort((a, b) => b.sp - a.sp);
-    p(`| Area | skillport, ${prof.unit} | floor, ${prof.unit} | skillport − floor |`);
-    p('|---|---:|---:|---:|');
-    for (const r of rows.slice(0, 12)) p(`| ${cellText(r.area)} | ${num(r.sp)} | ${num(r.floor)} | ${num(r.sp - r.floor)} |`);
-    p(
-      `| all non-idle samples | ${num(per(sp, sp.busyMs * 1000))} | ${num(per(floor, floor.busyMs * 1000))} | ${num(per(sp, sp.busyMs * 1000) - per(floor, floor.busyMs * 1000))} |`,
-    );
-    p(`| CPU time (/proc) | ${num(sp.cpuPer)} | ${num(floor.cpuPer)} | ${num(sp.cpuPer - floor.cpuPer)} |`);
+    const sides = [
+      ['sp', sp],
+      ['floor', floor],
+      ['slowed', slowed],
+    ].filter(([, side]) => side);
+    for (const [key, side] of sides) for (const a of side.byArea) areas.set(a.area, { ...areas.get(a.area), [key]: a.us });
+    const rows = [...areas.entries()]
+      .map(([area, v]) => ({ area, sp: per(sp, v.sp ?? 0), floor: per(floor, v.floor ?? 0), slowed: per(slowed, v.slowed ?? 0) }))
+      .sort((a, b) => b.sp - a.sp);
+    const extra = slowed ? ' floor slowed |' : '';
+    p(`| Area | skillport, ${prof.unit} | floor, ${prof.unit} | skillport − floor |${extra}`);
+    p(`|---|---:|---:|---:|${slowed ? '---:|' : ''}`);
+    const cell = (x) => (slowed ? ` ${num(x)} |` : '');
+    for (const r of rows.slice(0, 12)) p(`| ${cellText(r.area)} | ${num(r.sp)} | ${num(r.floor)} | ${num(r.sp - r.floor)} |${cell(r.slowed)}`);
+    const busy = (side) => per(side, side ? side.busyMs * 1000 : 0);
+    p(`| all non-idle samples | ${num(busy(sp))} | ${num(busy(floor))} | ${num(busy(sp) - busy(floor))} |${cell(busy(slowed))}`);
+    p(`| CPU time (/proc) | ${num(sp.cpuPer)} | ${num(floor.cpuPer)} | ${num(sp.cpuPer - floor.cpuPer)} |${cell(slowed?.cpuPer)}`);
     p();
     const fnTable = (title, side, fns) => {
       if (!fns?.length) return;

@@ -14,6 +14,7 @@ import { nestingDepthExceeds, serializeMessage, splitEncodedMessage } from '../d
 import { encodePrompt } from '../dist/protocol/rev2025-06-18/encode.js';
 import { SHAPE_2025_11_25 } from '../dist/protocol/rev2025-11-25/index.js';
 import { LazySignal } from '../dist/server/in-flight.js';
+import { MetricsRegistry } from '../dist/telemetry/registry.js';
 import { completionValues, PREFIXES } from './lib/promptset.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -204,6 +205,27 @@ async function compare(id, what, withTrick, without, note) {
     (i) => remembered(PREFIXES[i & 7], { arguments: {} }),
     (i) => index.complete(PREFIXES[i & 7]),
     'core/completers.ts rememberingIndex',
+  );
+}
+
+// 7. A metrics series is found by a map lookup per label value, not by its
+// label values joined into one key.
+{
+  const registry = new MetricsRegistry();
+  const histogram = registry.histogram('bench_seconds', 'bench', ['a', 'b', 'c', 'd', 'e', 'f'], [0.001, 0.01, 0.1, 1]);
+  const labels = { a: 'prompts/get', b: '2026-07-28', c: undefined, d: 'greet', e: undefined, f: 'tcp' };
+  const names = Object.keys(labels);
+  const joined = new Map([[names.map((n) => labels[n] ?? '').join('\u0000'), new Float64Array(6)]]);
+  await compare(
+    'metrics-index',
+    'one histogram observation with six labels (the MCP operation duration)',
+    () => histogram.observe(0.0001, labels),
+    () => {
+      const data = joined.get(names.map((n) => labels[n] ?? '').join('\u0000'));
+      data[0] += 1;
+      data[5] += 0.0001;
+    },
+    'telemetry/registry.ts seriesAt',
   );
 }
 

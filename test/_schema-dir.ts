@@ -18,7 +18,7 @@ export const SCHEMA_REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as co
 export const SCHEMA_TAG = 'schema';
 
 /** Why schema tests were skipped, for the one line the reporter prints. */
-export const NO_SCHEMAS = 'no official MCP JSON Schemas at $MCP_SCHEMA_DIR or ../shared/mcp-schema (see README)';
+export const NO_SCHEMAS = 'no official MCP JSON Schemas at $MCP_SCHEMA_DIR or ../shared/mcp-schema (see docs/testing.md)';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -3,7 +3,7 @@
  * tests were skipped for want of the official MCP JSON Schemas, so a fresh
  * clone's green run says what it did not check and how to check it:
  *
- *   skipped 82 schema tests: no official MCP JSON Schemas at $MCP_SCHEMA_DIR or ../shared/mcp-schema (see README)
+ *   skipped 82 schema tests: no official MCP JSON Schemas at $MCP_SCHEMA_DIR or ../shared/mcp-schema (see docs/testing.md)
  *
  * It counts the tests that test/_schema-setup.ts skipped (their skip note says
  * why), not every skipped `schema` test: one left out by -t was not skipped

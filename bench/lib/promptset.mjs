@@ -90,7 +90,7 @@ export function generatedPrompts(count = GENERATED_COUNT) {
 /**
  * The standard prompts in listing order. `fixed: true` marks a body that is
  * the same for every request, which skillport declares with `output`; every
- * other prompt is declared with `get`, the way the README writes prompts. The
+ * other prompt is declared with `get`, the way docs/library.md writes prompts. The
  * 4 KB body is served twice, once each way, as two prompts.
  */
 export function standardPrompts() {

@@ -14,11 +14,17 @@
 //     same CPU per pipelined request and up to 10% less per sequential one.
 // Answers are built on first use and kept (as bytes for HTTP), so start-up
 // does no more than the first request needs.
+//
+// BENCH_FLOOR_SPIN_NS (the profile phase only, never a timed cell): HTTP
+// requests busy-wait that long before they are answered, to show what a
+// server as much slower as skillport pays in socket writes (see
+// bench/phases/profile.mjs).
 import http from 'node:http';
 import { naiveComplete } from '../lib/promptset.mjs';
 import { onTerm, promptSet, readArgs, ready } from './_common.mjs';
 
 const { mode, port } = readArgs();
+const SPIN_NS = BigInt(process.env.BENCH_FLOOR_SPIN_NS ?? 0);
 const { prompts, values } = promptSet();
 
 const wirePrompt = (p) => ({
@@ -114,6 +120,7 @@ const COPY_MAX = 16 * 1024;
 if (mode === 'http') {
   const JSON_TYPE = 'application/json';
   const respond = (res, body) => {
+    if (SPIN_NS > 0n) for (const start = process.hrtime.bigint(); process.hrtime.bigint() - start < SPIN_NS; );
     let message;
     try {
       message = JSON.parse(body === undefined ? '' : body.toString());

@@ -16,7 +16,7 @@ const definitions = prompts.map((p) =>
       required: a.required,
       ...(a.completes ? { complete: values } : {}),
     })),
-    // As the README writes prompts: a body that is the same for every request
+    // As docs/library.md writes prompts: a body that is the same for every request
     // as a fixed `output`, everything else as `get`.
     ...(p.fixed ? { output: p.render({}) } : { get: (args) => p.render(args) }),
   }),
@@ -24,7 +24,7 @@ const definitions = prompts.map((p) =>
 
 const server = createServer({
   ...{ name: 'bench', version: '1.0.0' },
-  // As the README's quick start serves them: the definitions, in an array.
+  // As docs/library.md's quick start serves them: the definitions, in an array.
   prompts: definitions,
   // The peers and the floor answer prompts/list with the whole set in one
   // page; a page size of at least the set size makes skillport send the same.

@@ -19,7 +19,7 @@ import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
 import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, resultResponse } from '../jsonrpc/messages.js';
 import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
 import { InFlight, LazySignal, type Shared } from './in-flight.js';
-import type { Observers, RequestEnd, SessionEnd } from './observer.js';
+import { type Observers, type RequestEnd, type SessionEnd, tellEnd } from './observer.js';
 import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
 import type { Peer } from './peer.js';
 import { openSession, restoreSession, type SessionSlot, snapshotSession, updateSession } from './session.js';
@@ -184,29 +184,38 @@ function run(
   } catch (error) {
     pending = Promise.reject(error);
   }
-  const settled = settle(state, entry, revision, pending);
-  return end === undefined ? settled : settled.then((response) => ended(end, response));
+  return settle(state, entry, revision, pending, end);
 }
 
-function ended(end: RequestEnd, response: JsonRpcResponse | undefined): JsonRpcResponse | undefined {
-  end(response);
-  return response;
-}
-
-async function settle(state: State, entry: InFlight, revision: Revision, pending: Promise<Record<string, unknown>>): Promise<JsonRpcResponse | undefined> {
+/**
+ * The response to a request whose handler ran, once its result or failure
+ * is in; the observers' end is told here, not in a `then` of its own (one
+ * promise turn less per observed request).
+ */
+async function settle(
+  state: State,
+  entry: InFlight,
+  revision: Revision,
+  pending: Promise<Record<string, unknown>>,
+  end: RequestEnd | undefined,
+): Promise<JsonRpcResponse | undefined> {
+  let response: JsonRpcResponse | undefined;
   try {
     const result = await pending;
-    return entry.cancelled ? undefined : resultResponse(entry.id, result);
+    response = entry.cancelled ? undefined : resultResponse(entry.id, result);
   } catch (error) {
-    if (entry.cancelled) return undefined;
-    const wire = revision.encodeError(error, state.logger);
-    return errorResponse(entry.id, wire.code, wire.message, wire.data);
+    if (!entry.cancelled) {
+      const wire = revision.encodeError(error, state.logger);
+      response = errorResponse(entry.id, wire.code, wire.message, wire.data);
+    }
   } finally {
     entry.end();
     state.inFlight.delete(entry.id);
     // Questions the handler left unanswered are of no use any more.
     state.outgoing?.abandon(entry.id, 'The request ended', true);
   }
+  if (end !== undefined) tellEnd(end, response);
+  return response;
 }
 
 /** Acts on the resolver's decision about one message. */

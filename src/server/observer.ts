@@ -63,6 +63,7 @@ export function addObserver(observers: Observers, all: RequestObserver[], observ
 /** One observer for several: each is told, in the order added; one that throws does not stop the others. */
 function joined(all: readonly RequestObserver[]): RequestObserver | undefined {
   if (all.length === 0) return undefined;
+  if (all.length === 1) return guarded(all[0] as RequestObserver);
   const list = [...all];
   return {
     request(request) {
@@ -78,6 +79,36 @@ function joined(all: readonly RequestObserver[]): RequestObserver | undefined {
       };
     },
   };
+}
+
+/**
+ * One observer alone (metrics, or traces: the usual case), guarded as the
+ * joined ones are, without the closures per request a list of them needs:
+ * the connection calls a request's end inside a try of its own.
+ */
+function guarded(observer: RequestObserver): RequestObserver {
+  return {
+    request(request) {
+      try {
+        return observer.request?.(request);
+      } catch {
+        return undefined;
+      }
+    },
+    session(version, peer) {
+      const end = safely(() => observer.session?.(version, peer));
+      return end && (() => void safely(end));
+    },
+  };
+}
+
+/** Tells a request's end to its observer; a throw there is the observer's own: the answer goes out all the same. */
+export function tellEnd(end: RequestEnd, response: JsonRpcResponse | undefined): void {
+  try {
+    end(response);
+  } catch {
+    // As in safely().
+  }
 }
 
 function safely<T>(call: () => T): T | undefined {

@@ -105,7 +105,7 @@ const METHOD_NAMES: ReadonlySet<string> = new Set([
 /**
  * The public library API names a question for the client by its method
  * (`ctx.input(key, { method: 'elicitation/create', ... })`, core/input.ts
- * `InputRequest`, as the README teaches): users write these names in their
+ * `InputRequest`, as docs/library.md teaches): users write these names in their
  * own code, so the core keeps them where it defines them and where it asks
  * as a handler author would (a prompt's missing arguments), and nowhere else.
  */
@@ -310,7 +310,7 @@ describe('layering', () => {
     expect(hidden).toEqual([]);
     for (const adapter of ['transport/http/node.ts', 'transport/http/web.ts']) {
       const reached = ALL.filter((i) => i.file === adapter && i.target.startsWith('transport/http/')).map((i) => i.target);
-      const allowed = ['request.ts', 'web.ts', 'options.ts', 'errors.ts', 'node-body.ts', 'node-fetch.ts'].map((name) => `transport/http/${name}`);
+      const allowed = ['request.ts', 'web.ts', 'options.ts', 'errors.ts', 'node-body.ts', 'node-fetch.ts', 'node-reply.ts'].map((name) => `transport/http/${name}`);
       expect(reached.filter((target) => !allowed.includes(target))).toEqual([]);
     }
     expect(codeOf(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);

@@ -9,8 +9,8 @@
  * (a skill added to the list, a skill removed from its own view);
  * and without JavaScript the search still works as a form.
  *
- * SKILLPORT_SCREENSHOT=docs/catalogue-page.png also writes the README's
- * screenshot, over the bundled skills.
+ * SKILLPORT_SCREENSHOT=docs/catalogue-page.png also writes the
+ * screenshot docs/http-and-auth.md shows, over the bundled skills.
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -148,7 +148,7 @@ describe('the catalogue page in Chromium', () => {
     expect(await page.locator('button[data-copy]').first().isHidden()).toBe(true);
   });
 
-  it.runIf(process.env.SKILLPORT_SCREENSHOT)('writes the README screenshot over the bundled skills', async () => {
+  it.runIf(process.env.SKILLPORT_SCREENSHOT)('writes the screenshot of the docs over the bundled skills', async () => {
     const bundled = await serveCli([join(ROOT, 'skills')]);
     try {
       const { page } = await open();

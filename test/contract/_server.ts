@@ -1,6 +1,6 @@
 /**
- * The server every contract case runs against, declared the way the README's
- * "Use it as a library" section teaches: `definePrompt` with typed arguments
+ * The server every contract case runs against, declared the way
+ * docs/library.md teaches: `definePrompt` with typed arguments
  * and completions (its `code_review` example, word for word), an `output`
  * prompt, `defineResource` and `defineResourceTemplate` served with
  * `staticResources`, and `livePrompts` so that the prompts can change while
@@ -27,7 +27,7 @@ export const CAPABILITIES = { logging: {}, completions: {}, prompts: { listChang
 /** The prompts, in the order they are listed. */
 export const PROMPT_NAMES = ['code_review', 'standup', 'translate', 'summarize', 'wait'];
 
-/** The README's first example. */
+/** docs/library.md's first example (examples/quick-start.ts). */
 const review = definePrompt({
   name: 'code_review',
   title: 'Code review',

@@ -1,10 +1,11 @@
 /**
  * The published package: `npm pack` in a clean clone of the committed tree
  * (no dist/ there until the pack builds it, at prepack) produces a tarball with
- * the licence whose bin runs through npx on a machine that has nothing but the
- * tarball and the registry, and whose install asks to approve no script (its
- * package.json has no `prepare`, which only a clone needs). The `engines` it
- * declares is no lower than what its runtime dependencies declare.
+ * the licence and the documents the README links to, whose bin runs through
+ * npx on a machine that has nothing but the tarball and the registry, and
+ * whose install asks to approve no script (its package.json has no `prepare`,
+ * which only a clone needs). The `engines` it declares is no lower than what
+ * its runtime dependencies declare.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanClone } from '../_clean-clone.js';
 import { ROOT } from '../_stdio-client.js';
+import { links, readPage } from '../architecture/_docs.js';
 
 const work = mkdtempSync(join(tmpdir(), 'skillport-pack-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -33,6 +35,12 @@ describe('npm pack', () => {
     expect(files).toContain('LICENSE');
     expect(files.some((f) => /^skills\/[^/]+\/SKILL\.md$/.test(f))).toBe(true);
     expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/') || f.endsWith('.map'))).toBe(false);
+    // The documents the README links to, so its links work in the installed package too.
+    const linked = links(readPage('README.md'))
+      .filter((target) => !/^[a-z][a-z0-9+.-]*:|^#/i.test(target))
+      .map((target) => target.split('#')[0] ?? '');
+    expect(linked.length).toBeGreaterThan(10);
+    expect(linked.filter((path) => !files.includes(path))).toEqual([]);
 
     const tarball = join(work, packed?.filename ?? '');
     const empty = mkdtempSync(join(work, 'fresh-'));

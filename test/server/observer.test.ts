@@ -115,6 +115,40 @@ describe('request observers', () => {
     expect(quiet.seen).toHaveLength(1);
   });
 
+  it('change no answer when one alone throws, at the start or the end of a request or a session', async () => {
+    // One observer is served without the list's wrappers (observer.ts guarded): each throw is still its own.
+    const throwing: Array<RequestObserver> = [
+      {
+        request() {
+          throw new Error('start broke');
+        },
+        session() {
+          throw new Error('session start broke');
+        },
+      },
+      {
+        request: () => () => {
+          throw new Error('end broke');
+        },
+        session: () => () => {
+          throw new Error('session end broke');
+        },
+      },
+    ];
+    for (const observer of throwing) {
+      const s = server();
+      s.observe(observer);
+      const connection = s.connect({ send() {} });
+      expect(await connection.receive(get(1, 'hello'))).toMatchObject({ result: { messages: [{ content: { text: 'Hello' } }] } });
+      expect(await connection.receive(get(2, 'nothing'))).toMatchObject({ error: { code: -32602 } });
+      const legacy = s.connect({ send() {} });
+      expect(await legacy.receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams('2025-11-25') })).toMatchObject({
+        result: { protocolVersion: '2025-11-25' },
+      });
+      expect(() => legacy.close('disconnect')).not.toThrow();
+    }
+  });
+
   it('cost nothing when there are none: no observer, not observed', () => {
     const s = server();
     expect(s.observed).toBe(false);

@@ -288,6 +288,29 @@ describe('the OTLP encoders', () => {
     expect(decoded[1]?.scope).toEqual({ name: 'skillport', version: '1' });
   });
 
+  it('write protobuf ids, times and text byte for byte: every hex digit, times near 2^53 µs, non-ASCII text', () => {
+    // protobuf.ts writes these by hand (no Buffer#write, no BigInt): checked against node's own.
+    const times = [0, 1, 999_999, 2 ** 21 - 1, 2 ** 21, 2 ** 32, 1_764_900_000_123_456, 2 ** 53 - 1, 4_294_967_296_000];
+    const texts = ['plain', 'é', 'naïve 名前 🙂', 'x'.repeat(63), `${'y'.repeat(64)}é`, 'z'.repeat(5000)];
+    const spans: SpanRecord[] = times.map((startUs, i) => ({
+      ...span(i + 1),
+      traceId: '0123456789abcdef'.repeat(2),
+      spanId: 'fedcba9876543210',
+      startUs,
+      endUs: startUs,
+      name: texts[i % texts.length] as string,
+      attributes: Object.fromEntries(texts.map((text, j) => [`k${j}.${text.slice(0, 8)}`, text])),
+    }));
+    const decoded = decodeProtobuf(Buffer.from(encodeProtobuf({ 'service.name': 'ş' }, { name: 'skillport', version: '1' }, spans)));
+    expect(decoded).toHaveLength(times.length);
+    decoded.forEach((got, i) => {
+      const sent = spans[i] as SpanRecord;
+      expect(got).toMatchObject({ traceId: sent.traceId, spanId: sent.spanId, name: sent.name, start: BigInt(sent.startUs) * 1000n, end: BigInt(sent.endUs) * 1000n });
+      expect(got.attributes).toEqual(sent.attributes);
+    });
+    expect(decoded[0]?.resource).toEqual({ 'service.name': 'ş' });
+  });
+
   it('write JSON with hex ids and nanoseconds as strings', () => {
     const doc = JSON.parse(encodeJson({ 'service.name': 's' }, { name: 'skillport', version: '1' }, [span(1)]));
     expect(doc.resourceSpans[0].scopeSpans[0].spans[0]).toMatchObject({

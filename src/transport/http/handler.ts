@@ -54,6 +54,8 @@ interface Stages {
   /** Stage 3, made once: a request that passed the guards, to its route. */
   readonly pass: Pass;
   readonly failed: (error: unknown) => HttpReply;
+  /** With `metrics`: every reply passes here, so its refusal is counted (metrics.ts). */
+  readonly counted: ((reply: HttpReply) => HttpReply) | undefined;
 }
 
 /**
@@ -120,10 +122,15 @@ export function createHttpHandler(server: Server, options: HttpOptions = {}): Ht
     logger.error('Unexpected failure in the HTTP handler', error);
     return reject(Rejections.Internal);
   };
-  const stages: Stages = { routes, guards: createGuards(options, methods, serving), gate, pass: (request, route) => enter(stages, request, route), failed };
-  const reply = metrics
-    ? (request: HttpRequest): Promise<HttpReply> => replyTo(stages, request).then(metrics.counted)
-    : (request: HttpRequest): Promise<HttpReply> => replyTo(stages, request);
+  const stages: Stages = {
+    routes,
+    guards: createGuards(options, methods, serving),
+    gate,
+    pass: (request, route) => enter(stages, request, route),
+    failed,
+    counted: metrics?.counted,
+  };
+  const reply = (request: HttpRequest): Promise<HttpReply> => replyTo(stages, request);
   return { fetch: webFetch(reply, failed), reply, close: () => lifecycle.close() };
 }
 
@@ -137,7 +144,11 @@ function replyTo(stages: Stages, request: HttpRequest): Promise<HttpReply> {
   } catch (error) {
     answer = stages.failed(error);
   }
-  return answer instanceof Promise ? answer.then(undefined, stages.failed) : Promise.resolve(answer);
+  const { counted } = stages;
+  // One turn, whether or not metrics count the reply: the count rides on the same `then`.
+  if (answer instanceof Promise)
+    return counted === undefined ? answer.then(undefined, stages.failed) : answer.then(counted, (error) => counted(stages.failed(error)));
+  return Promise.resolve(counted === undefined ? answer : counted(answer));
 }
 
 /** Stage 3: a request that passed the guards, to its route, through the AuthGate when the route asks. */

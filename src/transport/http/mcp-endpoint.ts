@@ -54,9 +54,9 @@ export function mcpEndpoint(endpoint: Endpoint): Route {
  * request, for observers: an HTTP request carries one JSON-RPC message here,
  * so its trace context is that message's too. Checked by whoever uses it.
  */
-function traceContext(request: HttpRequest): { traceparent?: string; tracestate?: string } {
+function traceContext(request: HttpRequest): { traceparent: string; tracestate?: string } | undefined {
   const traceparent = request.headers.get('traceparent');
-  if (traceparent === null) return {};
+  if (traceparent === null) return undefined;
   const tracestate = request.headers.get('tracestate');
   return tracestate === null ? { traceparent } : { traceparent, tracestate };
 }
@@ -113,7 +113,10 @@ function postBody(endpoint: Endpoint, request: HttpRequest, accept: Acceptable, 
     if (resolved.kind === 'answer') return jsonReply(resolved.response, resolved.status);
     // Who the token names goes with the request to its handlers (ctx.principal).
     if (principal && resolved.kind === 'request') resolved = { ...resolved, facts: { ...resolved.facts, principal } };
-    if (resolved.kind === 'request' && endpoint.observed()) resolved = { ...resolved, facts: { ...resolved.facts, ...traceContext(request) } };
+    if (resolved.kind === 'request' && endpoint.observed()) {
+      const trace = traceContext(request);
+      if (trace !== undefined) resolved = { ...resolved, facts: { ...resolved.facts, ...trace } };
+    }
     if (resolved.scope === 'stateless') return endpoint.stateless.post(request, resolved, accept);
     return endpoint.sessions.post(request, resolved, accept, session);
   };

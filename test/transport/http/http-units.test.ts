@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readMetadataHeader } from '../../../src/protocol/rev2026-07-28/http.js';
 import { metadataUrl } from '../../../src/transport/http/auth/metadata.js';
 import { createTokenCheck } from '../../../src/transport/http/auth/static-token.js';
+import { createGuards } from '../../../src/transport/http/guards.js';
 import { parseAccept } from '../../../src/transport/http/headers.js';
 import { createHostCheck, createOriginCheck } from '../../../src/transport/http/origin.js';
 import { createSseStream } from '../../../src/transport/http/sse.js';
@@ -67,6 +68,17 @@ describe('Host and Origin allow-lists', () => {
     expect(origin('https://app.example.com')).toBe(true);
     expect(origin('https://app.example.com:443')).toBe(true);
     expect(origin('http://app.example.com')).toBe(false);
+  });
+
+  it('gives the same verdicts through the guards, which remember them, past the number they keep', () => {
+    const guards = createGuards({}, 'POST', () => true);
+    const values = ['localhost:3000', 'evil.example.com', '127.0.0.1:1', 'localhost.evil.com', ...Array.from({ length: 200 }, (_, i) => `h${i}.example`)];
+    const check = createHostCheck(undefined);
+    // Twice over, the second time from what is remembered (or, past the cap, checked again).
+    for (const value of [...values, ...values, ...values.slice(0, 4)]) expect(guards.hostAllowed(value), value).toBe(check(value));
+    const origins = ['http://localhost:5173', 'http://evil.example.com', 'null', 'http://[::1]'];
+    const originCheck = createOriginCheck(undefined);
+    for (const value of [...origins, ...origins]) expect(guards.originAllowed(value), value).toBe(originCheck(value));
   });
 });
 
