@@ -310,7 +310,9 @@ describe('layering', () => {
     expect(hidden).toEqual([]);
     for (const adapter of ['transport/http/node.ts', 'transport/http/web.ts']) {
       const reached = ALL.filter((i) => i.file === adapter && i.target.startsWith('transport/http/')).map((i) => i.target);
-      const allowed = ['request.ts', 'web.ts', 'options.ts', 'errors.ts', 'node-body.ts', 'node-fetch.ts', 'node-reply.ts'].map((name) => `transport/http/${name}`);
+      const allowed = ['request.ts', 'web.ts', 'options.ts', 'errors.ts', 'node-body.ts', 'node-fetch.ts', 'node-reply.ts'].map(
+        (name) => `transport/http/${name}`,
+      );
       expect(reached.filter((target) => !allowed.includes(target))).toEqual([]);
     }
     expect(codeOf(join(SRC, 'transport/http/node.ts'))).toMatch(/\breplyOf\(handler\)/);

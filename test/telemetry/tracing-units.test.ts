@@ -305,7 +305,13 @@ describe('the OTLP encoders', () => {
     expect(decoded).toHaveLength(times.length);
     decoded.forEach((got, i) => {
       const sent = spans[i] as SpanRecord;
-      expect(got).toMatchObject({ traceId: sent.traceId, spanId: sent.spanId, name: sent.name, start: BigInt(sent.startUs) * 1000n, end: BigInt(sent.endUs) * 1000n });
+      expect(got).toMatchObject({
+        traceId: sent.traceId,
+        spanId: sent.spanId,
+        name: sent.name,
+        start: BigInt(sent.startUs) * 1000n,
+        end: BigInt(sent.endUs) * 1000n,
+      });
       expect(got.attributes).toEqual(sent.attributes);
     });
     expect(decoded[0]?.resource).toEqual({ 'service.name': 'ş' });
