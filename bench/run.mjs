@@ -9,8 +9,8 @@
 //   --out=FILE.md           where to write (FILE.json goes next to it)
 //   --sustain=SECONDS       length of the memory run
 //   --report-from=FILE.json re-render a finished run's report
-// On the repo's Node 22 (the `node` devDependency), after `npm run build`:
-//   node_modules/node/bin/node bench/run.mjs --out=bench/RESULTS-node22.md
+// On Node 22 (the conformance suite's: test/conformance/node22.mjs), after `npm run build`:
+//   "$(node test/conformance/node22.mjs)" bench/run.mjs --out=bench/RESULTS-node22.md
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

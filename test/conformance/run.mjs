@@ -7,7 +7,8 @@
 //   npm run build && npm run conformance [-- --scenario NAME] [-- --keep]
 //
 // It starts test/conformance/fixture-server.mjs on an ephemeral 127.0.0.1
-// port and runs the suite with Node 22 (the suite needs fs.globSync):
+// port and runs the suite with Node 22 (the suite needs fs.globSync; node22.mjs
+// finds it, or installs it into a cache folder on first use):
 //   @modelcontextprotocol/conformance 0.1.16 at 2025-06-18 and 2025-11-25;
 //   0.2.0-alpha.12 (conformance-next) at 2025-06-18, 2025-11-25 and 2026-07-28,
 //   and at the two legacy revisions again against a second fixture in
@@ -30,9 +31,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { node22 } from './node22.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const NODE22 = join(ROOT, 'node_modules/node/bin/node');
 const SUITES = [
   {
     name: '@modelcontextprotocol/conformance@0.1.16',
@@ -140,15 +141,19 @@ export const IN_SCOPE = [
   'input-required-result-validate-input',
 ];
 
-for (const [file, what] of [
-  [NODE22, 'Node 22 (the "node" devDependency)'],
-  [join(ROOT, 'dist/http.js'), 'the build (run `npm run build` first)'],
-  ...SUITES.map((suite) => [suite.cli, suite.name]),
-]) {
+for (const [file, what] of [[join(ROOT, 'dist/http.js'), 'the build (run `npm run build` first)'], ...SUITES.map((suite) => [suite.cli, suite.name])]) {
   if (!existsSync(file)) {
     console.error(`Missing ${what}: ${file}`);
     process.exit(1);
   }
+}
+
+let NODE22;
+try {
+  NODE22 = node22();
+} catch (error) {
+  console.error(`No Node 22 for the suite: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
 }
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 /**
  * The official conformance suite's Skills-extension scenarios (SEP-2640),
  * run against `skillport serve --http` on the bundled skills. The suite needs
- * Node 22, which the `node` devDependency provides.
+ * Node 22: test/conformance/node22.mjs finds it, or installs it on first use.
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -9,10 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../_stdio-client.js';
 
 const run = promisify(execFile);
-const NODE22 = `${ROOT}node_modules/node/bin/node`;
+let NODE22 = '';
 const SUITE = `${ROOT}node_modules/conformance-next/dist/index.js`;
 
 let url = '';
+
+// Its path, installing it into the cache on first use (a download of some 30 MB, once).
+beforeAll(async () => {
+  NODE22 = (await run(process.execPath, [`${ROOT}test/conformance/node22.mjs`], { timeout: 280_000 })).stdout.trim();
+}, 300_000);
+
 const server = spawn(process.execPath, [BIN, 'serve', '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
 
 beforeAll(async () => {

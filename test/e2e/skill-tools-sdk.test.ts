@@ -91,10 +91,9 @@ describe('the skill tools over stdio with the SDK v1 client', () => {
     const unknown = await call(client, 'load_skill', { name: 'code-reviews' });
     expect(unknown).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('Closest: code-review') }] });
     // 2025-11-25, which the v1 client speaks: invalid arguments are a tool result too.
-    const missing = await call(client, 'load_skill', { name: 'code-review' });
-    expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toContain('/arguments/language: required by the skill "code-review"');
-    expect(textOf(missing)).toContain('suggested values: c, cpp, csharp, go');
+    const wrong = await call(client, 'load_skill', { name: 'code-review', arguments: { lang: 'go' } });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toContain('/arguments/lang: the skill "code-review" has no argument "lang"; it takes language, focus, locale');
     const found = await call(client, 'load_skill', { query: 'database migration locks' });
     expect(textOf(found)).toMatch(/^- sql-review: /m);
     const outside = await call(client, 'read_skill_file', { skill: 'code-review', path: '../../package.json' });

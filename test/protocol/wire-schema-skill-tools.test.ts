@@ -89,16 +89,29 @@ describe.each(REVISIONS)('the skill tools at %s', (revision) => {
     const c = await open(folder());
     const unknown = result('CallToolResult', await callTool(c, 'read_skill_file', { skill: 'pdf-tools', path: '../../etc/passwd' }));
     expect(unknown.isError).toBe(true);
-    const missing = await callTool(c, 'load_skill', { name: 'greeting' });
+    const wrong = await callTool(c, 'load_skill', { name: 'greeting', arguments: { who: 'Ada', mood: 'glad' } });
     if (revision === '2025-06-18') {
       // 2025-06-18 server/tools §Error Handling: invalid arguments are a protocol error.
-      expect(missing.error).toMatchObject({ code: -32602, data: { name: 'load_skill', issues: [expect.stringContaining('/arguments/who')] } });
-      expectSchema(revision, 'JSONRPCError', missing);
+      expect(wrong.error).toMatchObject({ code: -32602, data: { name: 'load_skill', issues: [expect.stringContaining('/arguments/mood')] } });
+      expectSchema(revision, 'JSONRPCError', wrong);
     } else {
-      const answer = result('CallToolResult', missing);
+      const answer = result('CallToolResult', wrong);
       expect(answer.isError).toBe(true);
-      expect(answer.content[0].text).toContain('/arguments/who: required by the skill "greeting"');
+      expect(answer.content[0].text).toContain('/arguments/mood: the skill "greeting" has no argument "mood"');
     }
+  });
+
+  it('loads a skill without a required argument the client cannot be asked for, and prompts/get still refuses it', { tags: ['schema'] }, async () => {
+    const c = await open(folder());
+    const loaded = result('CallToolResult', await callTool(c, 'load_skill', { name: 'greeting' }));
+    expect(loaded.isError).toBeUndefined();
+    expect(loaded.content.map((b: Message) => b.type)).toEqual(['text', 'text']);
+    expect(loaded.content[0].text).toContain('- who (required, not given): Whom to greet');
+    expect(loaded.content[1].text).toContain('Say hello to {{who}}');
+    // server/prompts §Error Handling: a missing required argument is -32602 for the prompt.
+    const prompt = await c.request('prompts/get', params({ name: 'greeting' }));
+    expect(prompt.error).toMatchObject({ code: -32602, message: expect.stringContaining('"who"') });
+    expectSchema(revision, revision === '2025-06-18' ? 'JSONRPCError' : 'JSONRPCErrorResponse', prompt);
   });
 
   it('tells of a reload that adds a skill', { tags: ['schema'] }, async () => {

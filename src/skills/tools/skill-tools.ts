@@ -6,20 +6,21 @@
  * be used), and `read_skill_file`, for the files a loaded skill names.
  *
  * Neither reads anything itself: `load_skill` renders the skill's prompt
- * (arguments, locale variants, citations: exactly `prompts/get`), and
+ * (arguments, locale variants, citations: exactly `prompts/get`, but for a
+ * required argument the host cannot ask for: skill-arguments.ts), and
  * `read_skill_file` reads the file's `skill://` URI through the folder's
  * resource read, with its confinement, limits and digest check.
  */
 
-import type { Awaitable, RequestContext } from '../../core/context.js';
+import type { Awaitable, HandlerContext, RequestContext } from '../../core/context.js';
 import { isOutputLimitError, ToolArgumentsError } from '../../core/errors.js';
-import type { CallToolResult, Completion, ContentBlock, Prompt, PromptResult, ReadResourceResult, Tool } from '../../core/model.js';
-import { isMissing, lacksArguments, requiredArguments } from '../../core/prompt-arguments.js';
+import type { CallToolResult, Completion, ContentBlock, PromptResult, ReadResourceResult, Tool } from '../../core/model.js';
 import { defineTool, type ToolDefinition, type ToolProvider } from '../../core/tools.js';
 import { InvalidParamsError } from '../../jsonrpc/errors.js';
 import { createEmitter } from '../../util/emitter.js';
 import type { Catalogue } from '../catalogue/catalogue-view.js';
 import type { DirectoryEntry, SkillDirectory } from '../catalogue/skill-directory.js';
+import { argumentValues, type GivenArguments, type Offered, unfilledNote, withPlaceholders } from './skill-arguments.js';
 import { describeSkills, fileList, searchAnswer, unknownFile, unknownSkill } from './skill-listing.js';
 
 /** The names of the two tools: snake_case, as the tool names hosts already know (`read_file`, `web_search`). */
@@ -48,9 +49,6 @@ export interface SkillTools extends ToolProvider {
  */
 const MODEL_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** Most completion values named for a missing argument. */
-const MAX_OFFERED = 20;
-
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
 
 const LOAD_INPUT = {
@@ -60,7 +58,8 @@ const LOAD_INPUT = {
     arguments: {
       type: 'object',
       additionalProperties: { type: 'string' },
-      description: "Values for the skill's arguments, by name. Loading a skill without one it requires answers with what it takes.",
+      description:
+        "Values for the skill's arguments, by name. A skill loaded without one it requires comes with a note naming what it takes, to fill in from the conversation.",
     },
     locale: {
       type: 'string',
@@ -91,10 +90,8 @@ const READ_DESCRIPTION =
   'Returns one file of an Agent Skill: a reference, script, template or asset that the skill, loaded with load_skill, names. ' +
   'Text files come back as text, PNG, JPEG, GIF and WebP images as images, other files as an embedded resource (base64).';
 
-interface LoadArguments {
+interface LoadArguments extends GivenArguments {
   name?: string;
-  arguments?: Record<string, string>;
-  locale?: string;
   query?: string;
 }
 
@@ -120,54 +117,8 @@ function need(directory: SkillDirectory, name: string): DirectoryEntry {
   return entry;
 }
 
-/**
- * The values to render skill `name` with: `given` checked against what the
- * skill declares, the locale added, and missing required ones asked of the
- * user when the client can ask; throws ToolArgumentsError with every problem.
- */
-async function argumentValues(
-  source: SkillToolSource,
-  name: string,
-  prompt: Prompt,
-  input: LoadArguments,
-  ctx: RequestContext,
-): Promise<Record<string, string>> {
-  const { locale, arguments: given = {} } = input;
-  const declared = prompt.arguments ?? [];
-  const values: Record<string, string> = { ...given };
-  // The locale of a skill with variants is its `locale` argument (catalogue/entries.ts); a skill without any has one text.
-  if (locale !== undefined && declared.some((a) => a.name === 'locale')) values.locale = locale;
-  const issues: string[] = [];
-  for (const key of Object.keys(given)) {
-    if (!declared.some((a) => a.name === key)) {
-      const takes = declared.length === 0 ? 'it takes none' : `it takes ${declared.map((a) => a.name).join(', ')}`;
-      issues.push(`/arguments/${key}: the skill "${name}" has no argument "${key}"; ${takes}`);
-    }
-  }
-  // As prompts/get: missing required arguments are asked of the user when the client can
-  // ask (core/prompt-arguments.ts); what is still missing then is the caller's to correct.
-  if (issues.length === 0 && lacksArguments(prompt, values) && ctx.input && ctx.client?.capabilities.elicitation !== undefined) {
-    try {
-      Object.assign(values, await requiredArguments(prompt, values, ctx, async (argument) => source.complete(name, argument, values, ctx)));
-    } catch (error) {
-      if (!(error instanceof InvalidParamsError)) throw error;
-    }
-  }
-  // The rule prompts/get keeps (core/prompt-arguments.ts): an empty value is a missing one.
-  for (const argument of declared) {
-    if (!isMissing(argument, values)) continue;
-    // What the argument completes to, as a client's form would offer it.
-    const { values: offered } = await source.complete(name, argument.name, values, ctx);
-    const about = [argument.description, offered.length > 0 ? `suggested values: ${offered.slice(0, MAX_OFFERED).join(', ')}` : undefined];
-    const said = about.filter((part) => part !== undefined).join('; ');
-    issues.push(`/arguments/${argument.name}: required by the skill "${name}"${said ? ` (${said})` : ''}`);
-  }
-  if (issues.length > 0) throw new ToolArgumentsError(LOAD_SKILL, issues);
-  return values;
-}
-
 /** `load_skill`: a search's answer, or the skill rendered as `prompts/get` renders it, then its other files. */
-async function loadSkill(source: SkillToolSource, input: LoadArguments, ctx: RequestContext): Promise<ContentBlock[]> {
+async function loadSkill(source: SkillToolSource, input: LoadArguments, ctx: HandlerContext): Promise<ContentBlock[]> {
   const { name, query } = input;
   // What this caller may load (catalogue/owners.ts, core/audience.ts): the others are answered as unknown.
   const directory = source.catalogue().skillDirectoryFor(ctx.principal);
@@ -176,10 +127,12 @@ async function loadSkill(source: SkillToolSource, input: LoadArguments, ctx: Req
     return [{ type: 'text', text: searchAnswer(directory, query) }];
   }
   const { prompt, skill } = need(directory, name);
-  const values = await argumentValues(source, name, prompt, input, ctx);
+  const offered: Offered = (argument, values) => source.complete(name, argument, values, ctx);
+  const { values, issues, unfilled } = await argumentValues(name, prompt, input, ctx, offered);
+  if (issues.length > 0) throw new ToolArgumentsError(LOAD_SKILL, issues);
   let rendered: PromptResult;
   try {
-    rendered = await source.render(name, values, ctx);
+    rendered = await source.render(name, withPlaceholders(values, unfilled), ctx);
   } catch (error) {
     // A value the skill refuses (a locale that is not a language tag): the caller's to correct.
     if (error instanceof InvalidParamsError) throw new ToolArgumentsError(LOAD_SKILL, [error.message]);
@@ -187,6 +140,8 @@ async function loadSkill(source: SkillToolSource, input: LoadArguments, ctx: Req
     throw error;
   }
   const content: ContentBlock[] = rendered.messages.map((message) => message.content);
+  // Read before the text it is about: what the skill takes and what the model is to fill in.
+  if (unfilled.length > 0) content.unshift({ type: 'text', text: await unfilledNote(name, prompt, values, unfilled, offered) });
   // Not the files of a skill nested in this one that the caller may not use.
   const files = fileList(skill, source.catalogue().filesFor(skill, ctx.principal));
   if (files !== undefined) content.push({ type: 'text', text: files });

@@ -87,22 +87,58 @@ describe('load_skill', () => {
     );
   });
 
+  it('loads a skill without a required argument the host cannot ask for, with a note of what it takes', async () => {
+    const folder = await open(validCopy());
+    const missing = await call(folder, 'load_skill', { name: 'greeting', arguments: { language: 'french' } });
+    expect(missing.isError).toBeUndefined();
+    const [note, text] = texts(missing);
+    expect(note).toBe(
+      [
+        'The skill "greeting" was loaded without who, which it requires. Take the values from the conversation (ask the user only if it does not say), ' +
+          'and read {{who}} in the skill as those values; or call load_skill again with them in arguments. Its arguments:',
+        '- who (required, not given): Whom to greet',
+        '- language (optional, given: "french")',
+        // What the argument completes to given the others, as a client's form would offer it.
+        '- variant (optional, not given): Regional variant; suggested values: fr-FR, fr-CA',
+      ].join('\n'),
+    );
+    // The unfilled placeholder stays where its value goes; the given one is filled, the optional one empty as prompts/get leaves it.
+    expect(text).toContain('Say hello to {{who}} in french (). Keep {{who}} literal.');
+    // An empty value is a missing one, as prompts/get says.
+    expect(texts(await call(folder, 'load_skill', { name: 'greeting', arguments: { who: '' } }))[0]).toContain('without who');
+    // Given every required argument: the skill alone, as before.
+    expect(texts(await call(folder, 'load_skill', { name: 'greeting', arguments: { who: 'Ada' } }))[0]).toContain('Say hello to Ada');
+  });
+
+  it('asks the user where the host can ask, and names what the skill needs when the user does not give it', async () => {
+    const folder = await open(validCopy());
+    const asked: unknown[] = [];
+    let answer: Record<string, unknown> = { action: 'accept', content: { who: 'Ada' } };
+    const asking = {
+      ...ctx,
+      client: { capabilities: { elicitation: {} } },
+      can: { progress: false, log: () => false, input: (method: string) => method === 'elicitation/create' },
+      input: async (key: string, request: unknown) => {
+        asked.push([key, request]);
+        return answer;
+      },
+    } as unknown as typeof ctx;
+    const loaded = (await tools(folder).call('load_skill', { name: 'greeting' }, asking)) as CallToolResult;
+    expect(texts(loaded)).toHaveLength(1);
+    expect(texts(loaded)[0]).toContain('Say hello to Ada');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject(['prompt_arguments', { method: 'elicitation/create', params: { requestedSchema: { required: ['who'] } } }]);
+    answer = { action: 'decline' };
+    const declined = await refusal(Promise.resolve(tools(folder).call('load_skill', { name: 'greeting' }, asking)));
+    expect(declined.issues).toEqual(['/arguments/who: required by the skill "greeting" (Whom to greet)']);
+    // A client that declared elicitation on a request that cannot carry the question is not asked.
+    const unable = { ...asking, can: { progress: false, log: () => false, input: () => false } } as typeof ctx;
+    expect(texts((await tools(folder).call('load_skill', { name: 'greeting' }, unable)) as CallToolResult)[0]).toContain('without who');
+    expect(asked).toHaveLength(2);
+  });
+
   it('answers bad arguments as invalid arguments, naming what the skill takes', async () => {
     const folder = await open(validCopy());
-    const missing = await refusal(call(folder, 'load_skill', { name: 'greeting' }));
-    expect(missing.issues).toEqual(['/arguments/who: required by the skill "greeting" (Whom to greet)']);
-    const listed = await open(
-      tree({
-        'lang/SKILL.md':
-          '---\nname: lang\ndescription: L.\narguments:\n  - name: language\n    description: The language\n    required: true\n    values: [go, python]\n---\n{{language}}\n',
-      }),
-    );
-    // What the argument completes to, as a client's form would offer it.
-    expect((await refusal(call(listed, 'load_skill', { name: 'lang' }))).issues).toEqual([
-      '/arguments/language: required by the skill "lang" (The language; suggested values: go, python)',
-    ]);
-    const empty = await refusal(call(folder, 'load_skill', { name: 'greeting', arguments: { who: '' } }));
-    expect(empty.issues[0]).toContain('/arguments/who');
     const unknown = await refusal(call(folder, 'load_skill', { name: 'greeting', arguments: { who: 'Ada', mood: 'glad' } }));
     expect(unknown.issues).toEqual(['/arguments/mood: the skill "greeting" has no argument "mood"; it takes who, language, variant']);
     expect((await refusal(call(folder, 'load_skill', { name: 'pdf-tools', arguments: { x: '1' } }))).issues[0]).toContain('it takes none');
