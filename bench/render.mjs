@@ -72,7 +72,7 @@ function profiles(p, list) {
     const { slowed } = prof;
     if (slowed) {
       p(
-        `Floor slowed: the floor busy-waiting ${num(slowed.spinUs)} µs per request, skillport’s own extra time outside socket writes, so that it answers about as slowly (${fmt.n(slowed.rps)} req/s; the wait reads the clock, so it shows as other native). What it then pays more in socket writes than the floor is the price of answering more slowly (the load generator sleeps more, and each write wakes it), not of what is written.`,
+        `Floor slowed: the floor busy-waiting ${num(slowed.spinUs)} µs per request (skillport’s own extra time outside socket writes; the wait reads the clock, so it shows as other native). It answered ${fmt.n(slowed.rps)} req/s while profiled, against skillport’s ${fmt.n(sp.rps)} and the floor’s ${fmt.n(floor.rps)}. What it pays more than the floor in socket writes is a price of answering more slowly (the load generator, sharing the cores, sleeps more and each write wakes it), not of what is written; the rest of skillport’s extra write time is not explained by it.`,
       );
       p();
     }
