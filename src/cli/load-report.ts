@@ -43,12 +43,16 @@ export function findingsOf(name: string, catalogue: Catalogue): Issue[] {
 export const HOLDS_NOTHING = 'no skills (a folder with SKILL.md) and no prompt files: is it the right folder?';
 
 /**
- * The sources, as shown, when they hold nothing to serve: no skill and no
- * prompt file, not even a broken one (whose findings say more); an empty
- * list otherwise. The bundled skills (no folder given) are never empty.
+ * The sources, as shown, that hold nothing to serve: no skill and no prompt
+ * file, not even a broken one (whose findings say more). All of them when
+ * nothing at all was found (a git or index source too); among several
+ * folders, each one the catalogue found empty. The bundled skills (no folder
+ * given) are never empty.
  */
 export function emptySources(catalogue: Catalogue, folders: readonly string[]): string[] {
-  if (catalogue.prompts.length > 0 || catalogue.skills.length > 0 || loadFindings(catalogue).length > 0) return [];
+  if (catalogue.prompts.length > 0 || catalogue.skills.length > 0 || loadFindings(catalogue).length > 0) {
+    return folders.length > 1 ? (catalogue.emptyFolders ?? []).map(redactSource) : [];
+  }
   return folders.map(redactSource);
 }
 

@@ -93,6 +93,21 @@ describe('an empty or wrong folder', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, errors: 1, issues: [{ severity: 'error', code: 'no_skills', path: empty }] });
   });
 
+  it('names the one empty folder among good ones: check fails, list warns', () => {
+    const good = tree({ 'hello/SKILL.md': '---\nname: hello\ndescription: Says hello.\n---\nHello.\n' });
+    const empty = tree({ 'README.md': '# Not skills\n' });
+    const checked = cli(['check', good, empty, '--json']);
+    expect(checked.code).toBe(1);
+    expect(JSON.parse(checked.stdout).issues).toEqual([expect.objectContaining({ severity: 'error', code: 'no_skills', path: empty })]);
+    const listed = cli(['list', good, empty]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('hello');
+    expect(listed.stderr).toContain(`${empty} holds no skills`);
+    expect(listed.stderr).not.toContain(`${good} holds`);
+    // Two good folders: nothing to say.
+    expect(cli(['check', good, good]).stdout).not.toContain('no_skills');
+  });
+
   it('a folder of only broken skills is not called empty: its findings say more', () => {
     const result = cli(['serve', tree({ 'bad/SKILL.md': '---\nname: [\n---\n' })]);
     expect(result.code).toBe(0);

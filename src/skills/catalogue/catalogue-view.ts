@@ -65,6 +65,8 @@ export interface Catalogue {
   /** {@link pathCompletions} of the files `principal` may use. */
   pathCompletionsFor(skill: SkillRecord, principal: Principal | undefined): CompletionIndex;
   readonly issues: readonly Issue[];
+  /** The folders, as given, where nothing was found, not even a finding (most often a wrong path). */
+  readonly emptyFolders?: readonly string[];
 }
 
 /** The served skills of one folder, in catalogue order. */

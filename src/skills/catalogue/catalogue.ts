@@ -117,6 +117,8 @@ interface Build {
   sharedTargets: Map<string, string>;
   /** Prompts added once every folder is read: shared references and prompt files come after every folder's skills. */
   deferred: Array<() => void>;
+  /** The folders, as given, where nothing was found (Catalogue.emptyFolders). */
+  empty: string[];
 }
 
 function where(build: Build, dir: string, rel: string): string {
@@ -265,6 +267,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     dirsByPath: new Map(),
     sharedTargets: new Map(),
     deferred: [],
+    empty: [],
   };
   for (const place of places) {
     const { dir, fs } = place;
@@ -281,7 +284,10 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     build.deferred.push(() => addCitationIssues(build, here, sources, dir));
     await addPromptFiles(build, fs, scan.promptFiles, dir);
     if (build.several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;
+    const found = scan.skills.length + scan.promptFiles.length + scan.sharedReferences.length + (issues.length - firstIssue);
+    if (found === 0) build.empty.push(dir);
   }
   for (const add of build.deferred) add();
-  return new BuiltCatalogue(build.prompts, build.promptsByName, build.skills, capIssues(issues), build.served, build.outsideExtension);
+  const catalogue = new BuiltCatalogue(build.prompts, build.promptsByName, build.skills, capIssues(issues), build.served, build.outsideExtension);
+  return Object.assign(catalogue, { emptyFolders: build.empty });
 }
