@@ -18,7 +18,18 @@ export interface Ran {
   stderr: string;
 }
 
-function sink(): { stream: Writable; text: () => string } {
+/** A finding as `check --json` prints it. */
+export interface Finding {
+  severity: string;
+  code: string;
+  path: string;
+  line: number;
+  message: string;
+  folder?: string;
+}
+
+/** A stream that keeps what is written to it, as text. */
+export function sink(): { stream: Writable; text: () => string } {
   let text = '';
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {

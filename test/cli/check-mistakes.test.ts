@@ -7,17 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../_stdio-client.js';
-import { runCli } from './_run.js';
+import { type Finding, runCli } from './_run.js';
 
 const MISTAKES = `${ROOT}test/fixtures/skills-mistakes`;
-
-interface Finding {
-  severity: string;
-  code: string;
-  path: string;
-  line: number;
-  message: string;
-}
 
 async function findings(...flags: string[]): Promise<{ code: number; issues: Finding[] }> {
   const result = await runCli('check', MISTAKES, '--json', ...flags);

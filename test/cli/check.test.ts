@@ -6,16 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BROKEN, runCli } from './_run.js';
-
-interface Finding {
-  severity: string;
-  code: string;
-  path: string;
-  line: number;
-  message: string;
-  folder?: string;
-}
+import { BROKEN, type Finding, runCli } from './_run.js';
 
 const temps: string[] = [];
 afterEach(() => {

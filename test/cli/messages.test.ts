@@ -8,13 +8,14 @@ import { type SpawnSyncOptions, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { loadSkillsFolder } from '../../src/skills.js';
 import { BIN, ROOT } from '../_stdio-client.js';
 import { tree } from '../_tree.js';
 import { skillMd } from '../skills/git/_repo.js';
+import { sink } from './_run.js';
 
 const BROKEN = `${ROOT}test/fixtures/skills/broken`;
 
@@ -118,17 +119,11 @@ describe('an empty or wrong folder', () => {
 
 /** Runs `run` in-process with stdin a terminal that sends nothing more. */
 async function runOnTerminal(...args: string[]): Promise<{ code: number; stderr: string }> {
-  let stderr = '';
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      stderr += chunk.toString();
-      done();
-    },
-  });
+  const stderr = sink();
   const stdin = new PassThrough();
   stdin.end();
-  const code = await run(args, { stdin, stdout: new PassThrough(), stderr: sink, stdinIsTty: true, onShutdownSignal: () => {} });
-  return { code, stderr };
+  const code = await run(args, { stdin, stdout: new PassThrough(), stderr: stderr.stream, stdinIsTty: true, onShutdownSignal: () => {} });
+  return { code, stderr: stderr.text() };
 }
 
 describe('serve over stdio on a terminal', () => {

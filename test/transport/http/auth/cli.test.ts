@@ -4,11 +4,11 @@
  * a JWT and an opaque token from a real authorization server and refuses
  * the rest. The client secret comes from the environment variable named.
  */
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../../../src/cli/main.js';
 import { eventually } from '../../../_http-client.js';
-import { runCli, VALID } from '../../../cli/_run.js';
+import { runCli, sink, VALID } from '../../../cli/_run.js';
 import { type Issuer, RS_CLIENT, startIssuer } from './_issuer.js';
 import { call } from './_server.js';
 
@@ -53,24 +53,18 @@ describe('usage errors', () => {
 
 describe('serve --http with --auth-issuer', () => {
   it('serves tokens from the issuer, JWT and opaque, and refuses others', async () => {
-    let stderr = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        stderr += chunk.toString();
-        done();
-      },
-    });
+    const stderr = sink();
     const stdin = new PassThrough();
     let stop: (() => void) | undefined;
     const flags = ['--auth-issuer', issuer.url, '--auth-scope', 'skills:read', '--auth-introspection', `${issuer.url}/token/introspection`];
     const secretFlags = ['--auth-client-id', RS_CLIENT.id, '--auth-client-secret-env', 'INTROSPECTION_SECRET'];
     const exited = run(
       ['serve', VALID, '--http', '127.0.0.1:0', ...flags, ...secretFlags],
-      { stdin, stdout: new PassThrough(), stderr: sink, onShutdownSignal: (listener) => void (stop = listener) },
+      { stdin, stdout: new PassThrough(), stderr: stderr.stream, onShutdownSignal: (listener) => void (stop = listener) },
       { INTROSPECTION_SECRET: RS_CLIENT.secret },
     );
-    await eventually(() => /at (http:\S+)/.test(stderr));
-    const url = (/at (http:\S+)/.exec(stderr) as RegExpExecArray)[1] as string;
+    await eventually(() => /at (http:\S+)/.test(stderr.text()));
+    const url = (/at (http:\S+)/.exec(stderr.text()) as RegExpExecArray)[1] as string;
     try {
       expect((await call(url, 'prompts/list', {}, await issuer.token('team-a', url, 'skills:read'))).status).toBe(200);
       expect((await call(url, 'prompts/list', {}, await issuer.token('opaque', url, 'skills:read'))).status).toBe(200);
@@ -80,7 +74,7 @@ describe('serve --http with --auth-issuer', () => {
       stop?.();
     }
     expect(await exited).toBe(0);
-    expect(stderr).toContain(`accepting access tokens from ${issuer.url} issued for ${url}`);
-    expect(stderr).not.toContain(RS_CLIENT.secret);
+    expect(stderr.text()).toContain(`accepting access tokens from ${issuer.url} issued for ${url}`);
+    expect(stderr.text()).not.toContain(RS_CLIENT.secret);
   });
 });
