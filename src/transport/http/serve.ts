@@ -159,13 +159,13 @@ async function connectShared(
   return { shared: redis, ready: async () => (await redis.ping()) && (own ? await own() : true) };
 }
 
-/** The node:http server, its limits set, not yet listening. */
 /** A node server and its open connections (closeIdle). */
 interface Listener {
   readonly nodeServer: NodeServer;
   readonly open: ReadonlySet<Socket>;
 }
 
+/** The node:http server, its limits set, not yet listening. */
 function createListener(options: ServeHttpOptions, logger: Logger, handle: ReturnType<typeof toNodeHandler>): Listener {
   const maxConnections = options.maxConnections ?? 2048;
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) throw new TypeError('maxConnections must be a positive integer');
