@@ -261,13 +261,13 @@ class Runner implements TaskRunner {
   }
 
   watch(ids: readonly string[], owner: string | undefined, listener: (record: TaskRecord) => void): () => void {
-    const told = new Map<string, number>();
-    const wanted = new Set(ids);
+    const told = new Map<string, string>();
     const tell = async (id: string): Promise<void> => {
-      if (!wanted.has(id)) return;
-      const record = await this.get(id, owner).catch(() => undefined);
-      if (!record || told.get(id) === record.updatedAt) return;
-      told.set(id, record.updatedAt);
+      const record = ids.includes(id) ? await this.get(id, owner).catch(() => undefined) : undefined;
+      // Each state once, however many signals bring it: by status and questions too, as two changes in one ms share updatedAt.
+      const state = record && `${record.updatedAt} ${record.status} ${Object.keys(record.inputRequests ?? {}).join(' ')}`;
+      if (!record || told.get(id) === state) return;
+      told.set(id, state as string);
       listener(record);
     };
     return this.#store.onSignal((id) => void tell(id));

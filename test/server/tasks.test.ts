@@ -7,7 +7,7 @@
  * (a replica that died) seen from a second runner over the same store, and
  * questions inside a task (SEP-2663 §Task Update Requests).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { RequestContext } from '../../src/core/context.js';
 import { silentLogger } from '../../src/core/context.js';
@@ -489,5 +489,33 @@ describe('questions inside a task', () => {
     await until(tasks, noCapability.id, 'completed');
     expect(errors.some((error) => error instanceof InputUnavailableError)).toBe(true);
     expect(errors.some((error) => error instanceof MissingClientCapabilityError)).toBe(true);
+  });
+});
+
+describe('watching a task', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('tells each new state, also when several come in the same millisecond', async () => {
+    // The clock stands still: every write of the task has the same updatedAt.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-05T00:00:00Z'));
+    const tasks = runner();
+    const created = await tasks.start(
+      spec(async (ctx) => {
+        const answer = await ask(ctx, 'first', question('First?'));
+        return text(String(answer.action));
+      }),
+    );
+    const seen: string[] = [];
+    const stop = tasks.watch([created.id], 'alice', (record) => seen.push(record.status));
+    await until(tasks, created.id, 'input_required');
+    await eventually(() => seen.includes('input_required'));
+    await tasks.respond(created.id, 'alice', { first: accept });
+    await eventually(() => seen.includes('completed'));
+    stop();
+    expect(seen.at(-1)).toBe('completed');
+    expect(new Set(seen).size).toBe(seen.length);
   });
 });
