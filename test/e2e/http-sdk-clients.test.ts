@@ -9,10 +9,11 @@ import type { ChildProcess } from 'node:child_process';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type JSONRPCMessage, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, startHttpFixture } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
+import { offering } from './_offering.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/live-http.mjs`;
 const EXPECTED_PROMPTS = ['simple', 'with_args', 'content_kinds', 'many', 'pair'];
@@ -29,17 +30,8 @@ function startServer(stateless = false): Promise<{ url: URL; child: ChildProcess
 
 async function connectV1(url: URL, version?: '2025-06-18') {
   const transport = new HttpV1(url);
-  if (version) {
-    // v1 always offers its newest revision; rewrite the offer to pin an older one.
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options) =>
-      send(
-        'method' in message && message.method === 'initialize'
-          ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
-          : message,
-        options,
-      );
-  }
+  // v1 always offers its newest revision; the offer is rewritten to pin an older one.
+  if (version) offering(transport, version);
   const client = new ClientV1({ name: 'sdk-v1-http', version: '1.0.0' });
   await client.connect(transport);
   closers.push(() => client.close());

@@ -7,9 +7,10 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type JSONRPCMessage, PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE } from '../_stdio-client.js';
+import { offering } from './_offering.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -29,16 +30,8 @@ const EXPECTED_PROMPTS = ['simple', 'with_args', 'content_kinds', 'many', 'pair'
 
 async function connectV1(version?: '2025-06-18') {
   const transport = new StdioV1({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' });
-  if (version) {
-    // v1 always offers its newest revision; rewrite the offer to pin an older one.
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage) =>
-      send(
-        'method' in message && message.method === 'initialize'
-          ? ({ ...message, params: { ...message.params, protocolVersion: version } } as JSONRPCMessage)
-          : message,
-      );
-  }
+  // v1 always offers its newest revision; the offer is rewritten to pin an older one.
+  if (version) offering(transport, version);
   const client = new ClientV1({ name: 'sdk-v1-test', version: '1.0.0' });
   await client.connect(transport);
   closers.push(() => client.close());
