@@ -14,7 +14,7 @@ import { run } from '../../src/cli/main.js';
 import { loadSkillsFolder } from '../../src/skills.js';
 import { BIN, ROOT } from '../_stdio-client.js';
 import { tree } from '../_tree.js';
-import { skillMd } from '../skills/git/_repo.js';
+import { createRepo, skillMd } from '../skills/git/_repo.js';
 import { sink } from './_run.js';
 
 const BROKEN = `${ROOT}test/fixtures/skills/broken`;
@@ -237,6 +237,23 @@ describe('git errors', () => {
     );
     expect(result.stderr).toContain('fatal: Could not read from remote repository.');
     expect(result.stderr).not.toContain('cannot serve');
+  });
+});
+
+describe('--pull-interval 0', () => {
+  it('warns when nothing would fetch the source again: no webhook, no --redis', () => {
+    const repo = createRepo({ 'one/SKILL.md': skillMd('one', 'The only skill.') });
+    const options = { env: { ...process.env, ...repo.env } };
+    const source = `git+${repo.url}`;
+    const cache = ['--cache-dir', repo.cache];
+    const never = cli(['serve', source, '--pull-interval', '0', ...cache], options);
+    expect(never.code).toBe(0);
+    expect(never.stderr).toContain(
+      '--pull-interval 0 with no webhook (--http and a hook secret) and no --redis: the source is loaded once and never fetched again',
+    );
+    // Polling, the default: nothing to say.
+    expect(cli(['serve', source, ...cache], options).stderr).not.toContain('never fetched again');
+    repo.remove();
   });
 });
 

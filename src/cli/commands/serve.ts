@@ -66,6 +66,10 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
   const secret = git !== undefined && address !== undefined ? hookSecret(values, env) : undefined;
   const fetched = remoteSettings(git, values, env, 'serve');
   const logger = createStderrLogger(level, (line) => io.stderr.write(line), logFormat(values['log-format']));
+  const pullIntervalMs = seconds(values['pull-interval'], '--pull-interval', 'serve') ?? 60_000;
+  // 0 stops polling only: a push webhook or another replica's news (Redis) still fetches. With neither, nothing ever will.
+  if (git !== undefined && pullIntervalMs === 0 && secret === undefined && values.redis === undefined)
+    logger.warn('--pull-interval 0 with no webhook (--http and a hook secret) and no --redis: the source is loaded once and never fetched again');
   const metricsAt = metricsAddress(values.metrics);
   const metrics = metricsAt && (await folderMetrics());
   const { server, folder } = await skillsServer(folders, {
@@ -79,7 +83,7 @@ export async function serve({ folders, values }: Invocation, io: CliIo, env: Rec
     ...(pageSize !== undefined ? { pageSize } : {}),
     // Several replicas must seal and open each other's input-required state: one key for all, from the environment.
     ...(env.SKILLPORT_REQUEST_STATE_KEY ? { requestStateKey: env.SKILLPORT_REQUEST_STATE_KEY } : {}),
-    git: { ...fetched, pullIntervalMs: seconds(values['pull-interval'], '--pull-interval', 'serve') ?? 60_000 },
+    git: { ...fetched, pullIntervalMs },
   });
   const tracing = await serveTracing(server, env, logger);
   if (level === 'debug') server.observe((await import('../request-log.js')).requestLog(logger));
