@@ -6,31 +6,19 @@
  * rarely what was meant; a misspelt flag is far more likely.
  */
 import { parseArgs } from 'node:util';
+import { editDistance } from '../util/edit-distance.js';
 import { LABELS } from './option-labels.js';
 import { COMMANDS, type CommandName, isCommand, type OptionName } from './usage.js';
 
 /** What the parser knows of an option: enough to say what it takes. */
 type OptionTable = Readonly<Record<string, { type: 'string' | 'boolean' }>>;
 
-/** Edits (insertions, deletions, substitutions) from `a` to `b`; both are flag names, a few dozen characters. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
-}
-
 /** The option of `command` (of any command when none) nearest to `name`, if one is within two edits. */
 function nearest(name: string, command: CommandName | undefined): string | undefined {
   const names = command === undefined ? Object.keys(LABELS) : [...Object.keys(COMMANDS[command].options), 'help'];
   let best: { name: string; edits: number } | undefined;
   for (const candidate of names) {
-    const edits = distance(name, candidate);
+    const edits = editDistance(name, candidate, 2);
     if (edits <= 2 && (best === undefined || edits < best.edits)) best = { name: candidate, edits };
   }
   return best?.name;

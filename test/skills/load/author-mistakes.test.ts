@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { missingCitations } from '../../../src/skills/load/cited-files.js';
-import { editDistance, probableKey } from '../../../src/skills/load/key-spelling.js';
+import { probableKey } from '../../../src/skills/load/key-spelling.js';
 import { localeOf, misnamedLocale } from '../../../src/skills/load/locale-files.js';
 import { placeholderIssues } from '../../../src/skills/load/placeholders.js';
+import { editDistance } from '../../../src/util/edit-distance.js';
 
 const KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'model', 'hooks', 'agent'];
 
