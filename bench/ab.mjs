@@ -2,7 +2,7 @@
 // build, alternating in one run, so that a refactor's cost shows above the
 // noise of two full runs taken at different times.
 //
-//   npm run build && node bench/ab.mjs --base=REV [--rounds=5] [--duration=2]
+//   npm run build && node bench/ab.mjs --base=REV [--rounds=5] [--duration=2] [--only=get,complete] [--cold=no]
 //
 // REV is checked out into a temporary worktree and compiled there (its own
 // dist/, this tree's node_modules). Every HTTP workload on both revisions,
@@ -28,6 +28,10 @@ if (!base) {
 }
 const rounds = Number(flag('rounds', '5'));
 const duration = Number(flag('duration', '2'));
+// A subset of the workloads (their ids, comma-separated) and no cold start: a quicker look at one path.
+const only = flag('only')?.split(',');
+const workloads = only ? WORKLOADS.filter((w) => only.includes(w.id)) : WORKLOADS;
+const withCold = flag('cold', 'yes') !== 'no';
 const ERAS = ['legacy', 'modern'];
 
 const BASE = join(mkdtempSync(join(tmpdir(), 'skillport-ab-')), 'tree');
@@ -44,7 +48,7 @@ try {
     for (const name of Object.keys(trees)) for (const era of ERAS) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
     const cells = {};
     for (let round = 0; round < rounds; round++) {
-      for (const workload of WORKLOADS) {
+      for (const workload of workloads) {
         for (const era of ERAS) {
           for (const name of round % 2 ? ['head', 'base'] : ['base', 'head']) {
             const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
@@ -68,7 +72,7 @@ try {
     for (const server of Object.values(servers)) await stopChild(server.child);
   }
   const cold = {};
-  for (let round = 0; round < rounds * 2; round++) {
+  for (let round = 0; round < (withCold ? rounds * 2 : 0); round++) {
     for (const n of [10, 1000]) {
       for (const name of round % 2 ? ['head', 'base', 'floor'] : ['floor', 'base', 'head']) {
         const tree = name === 'floor' ? HEAD : trees[name];

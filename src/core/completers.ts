@@ -69,7 +69,14 @@ function rememberingIndex(values: readonly string[]): (value: string) => Complet
 export function resolveCompleter(source: CompletionSource): ResolvedCompleter {
   if (typeof source !== 'function') {
     const complete = rememberingIndex(source as readonly string[]);
-    return async (value) => complete(value);
+    // Not async: a fixed list answers at once, without a turn of its own.
+    return (value) => {
+      try {
+        return Promise.resolve(complete(value));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
   }
   const completer = source as Completer;
   return async (value, context, ctx) => {

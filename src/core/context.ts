@@ -197,3 +197,8 @@ export function throwIfCancelled(ctx: RequestContext): void {
 
 /** A value or a promise of it: providers may answer synchronously. */
 export type Awaitable<T> = T | Promise<T>;
+
+/** Whether an Awaitable is a promise (or any thenable, which `await` would also wait for). */
+export function isThenable<T>(value: Awaitable<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}

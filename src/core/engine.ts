@@ -141,18 +141,10 @@ export function createEngine(options: EngineOptions): Engine {
     listPrompts: promptOps.listPrompts,
     getPrompt: promptOps.getPrompt,
     prompts: promptOps.prompts,
-    async complete(ref, argument, context, ctx) {
+    complete(ref, argument, context, ctx) {
       const raw =
-        ref.type === 'prompt'
-          ? await promptOps.completePrompt(ref.name, argument, context, ctx)
-          : await resourceOps.completeResource(ref.uri, argument, context, ctx);
-      // MCP server/utilities/completion: at most 100 values per response.
-      if (raw.values.length <= MAX_COMPLETION_VALUES) return raw;
-      return {
-        values: raw.values.slice(0, MAX_COMPLETION_VALUES),
-        total: raw.total ?? raw.values.length,
-        hasMore: true,
-      };
+        ref.type === 'prompt' ? promptOps.completePrompt(ref.name, argument, context, ctx) : resourceOps.completeResource(ref.uri, argument, context, ctx);
+      return raw.then(atMostOnePage);
     },
     listResources: resourceOps.listResources,
     listResourceTemplates: resourceOps.listResourceTemplates,
@@ -166,4 +158,10 @@ export function createEngine(options: EngineOptions): Engine {
       for (const stop of stops.splice(0)) stop();
     },
   };
+}
+
+/** MCP server/utilities/completion: at most 100 values per response. */
+function atMostOnePage(raw: Completion): Completion {
+  if (raw.values.length <= MAX_COMPLETION_VALUES) return raw;
+  return { values: raw.values.slice(0, MAX_COMPLETION_VALUES), total: raw.total ?? raw.values.length, hasMore: true };
 }

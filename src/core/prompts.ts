@@ -4,7 +4,7 @@
  */
 import { type Encoded, encodeOnce } from '../jsonrpc/encoded.js';
 import { type CompletionSource, type ResolvedCompleter, resolveCompleter } from './completers.js';
-import type { Awaitable, HandlerContext, RequestContext } from './context.js';
+import { type Awaitable, type HandlerContext, isThenable, type RequestContext } from './context.js';
 import { handlerContext } from './handler-context.js';
 import type { Completion, CompletionArgument, CompletionContext, Icon, Meta, Prompt, PromptArgument, PromptMessage, PromptResult } from './model.js';
 import { findNamed, liveSet, type NamedSet, namedSet } from './named.js';
@@ -128,12 +128,19 @@ export function definePrompt<const A extends readonly PromptArgumentDefinition[]
 
   return {
     prompt,
-    async get(args, ctx) {
-      return fixed ?? toResult(await (get as NonNullable<typeof get>)(args as PromptArgs<A>, handlerContext(ctx)));
+    // Not async: a `get` that answers at once (most do) costs no turn of its own.
+    get(args, ctx) {
+      if (fixed) return Promise.resolve(fixed);
+      try {
+        const made = (get as NonNullable<typeof get>)(args as PromptArgs<A>, handlerContext(ctx));
+        return isThenable(made) ? Promise.resolve(made).then(toResult) : Promise.resolve(toResult(made));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
-    async complete(argument, context, ctx) {
+    complete(argument, context, ctx) {
       const completer = completers.get(argument.name);
-      return completer ? completer(argument.value, context, ctx) : { values: [] };
+      return completer ? completer(argument.value, context, ctx) : Promise.resolve({ values: [] });
     },
   };
 }

@@ -56,6 +56,26 @@ describe('definePrompt', () => {
     expect(await definePrompt({ name: 'h', output: 'hi' }).get({}, ctx)).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
   });
 
+  it('answers a get that throws, or that returns any thenable, through the promise', async () => {
+    const throwing = definePrompt({
+      name: 'broken',
+      get: () => {
+        throw new Error('bad template');
+      },
+    });
+    // A rejection, never a throw: the caller chains on the promise.
+    const failed = throwing.get({}, ctx);
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toThrow('bad template');
+    // Any object with a `then` method, as `await` takes it (a promise from another realm, a library's own).
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that is not a Promise is what this checks
+    const later = { then: (resolve: (value: string) => void) => resolve('made later') };
+    const thenable = definePrompt({ name: 'later', get: () => later as unknown as Promise<string> });
+    expect(await thenable.get({}, ctx)).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'made later' } }] });
+    const failing = definePrompt({ name: 'x', arguments: [{ name: 'a', complete: () => Promise.reject(new Error('no values')) }], output: 'x' });
+    await expect(failing.complete({ name: 'a', value: '' }, { arguments: {} }, ctx)).rejects.toThrow('no values');
+  });
+
   it('needs exactly one of get and output', () => {
     expect(() => definePrompt({ name: 'p' } as never)).toThrow(/exactly one of get and output/);
     expect(() => definePrompt({ name: 'p', get: () => '', output: '' } as never)).toThrow(/exactly one of get and output/);

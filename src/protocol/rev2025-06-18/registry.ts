@@ -120,19 +120,28 @@ function getters(shape: Shape): Array<[string, MethodHandler]> {
   return [
     [
       'prompts/get',
-      async (params, ctx) => {
-        const name = requireString(params, 'name');
-        const args = stringMap(params.arguments, 'arguments');
-        served(ctx.engine.features.prompts, 'prompts/get');
-        return promptResult(await ctx.engine.getPrompt(name, args, ctx));
+      // Not async: the engine's promise carries the result, one turn and one promise less per get.
+      (params, ctx) => {
+        try {
+          const name = requireString(params, 'name');
+          const args = stringMap(params.arguments, 'arguments');
+          served(ctx.engine.features.prompts, 'prompts/get');
+          return ctx.engine.getPrompt(name, args, ctx).then(promptResult);
+        } catch (error) {
+          return Promise.reject(error);
+        }
       },
     ],
     [
       'completion/complete',
-      async (params, ctx) => {
-        const { ref, argument, context } = decodeCompletion(params);
-        served(ctx.engine.features.completions, 'completion/complete');
-        return completionResult(await ctx.engine.complete(ref, argument, context, ctx));
+      (params, ctx) => {
+        try {
+          const { ref, argument, context } = decodeCompletion(params);
+          served(ctx.engine.features.completions, 'completion/complete');
+          return ctx.engine.complete(ref, argument, context, ctx).then(completionResult);
+        } catch (error) {
+          return Promise.reject(error);
+        }
       },
     ],
     [

@@ -33,7 +33,8 @@ function readResponses(value: unknown): Answers {
 
 /** The questions of one round and the answers it used. */
 class Round implements InputBroker {
-  readonly pending = new Map<string, InputRequest>();
+  /** The questions asked and not answered, in the order asked; made by the first (most rounds ask none). */
+  pending: Map<string, InputRequest> | undefined = undefined;
   readonly used: Answers = {};
   readonly #known: Answers;
   readonly #capabilities: Readonly<Record<string, unknown>>;
@@ -55,41 +56,73 @@ class Round implements InputBroker {
     // Only what the client declared may be asked (basic/patterns/mrtr): -32021 otherwise.
     const capability = CAPABILITY_OF[request.method];
     if (!isPlainObject(this.#capabilities[capability])) return Promise.reject(new MissingClientCapabilityError([capability]));
-    this.pending.set(key, request);
+    (this.pending ??= new Map()).set(key, request);
     return Promise.reject(new InputPendingError(`Waiting for the client's answer to "${key}"`));
   }
+}
+
+/** The InputRequiredResult of a round that ended for want of answers, its state sealed for the retry. */
+async function inputRequired(
+  round: Round,
+  codec: StateCodec,
+  method: string,
+  params: Record<string, unknown>,
+  carried: Answers,
+  subject: string | undefined,
+): Promise<Wire> {
+  return {
+    resultType: 'input_required',
+    inputRequests: Object.fromEntries(round.pending ?? []),
+    requestState: await codec.seal(method, params, { ...carried, ...round.used }, subject),
+  };
 }
 
 /**
  * Wraps a handler of a method that may ask for input. The result of a round
  * that ended for want of answers is the InputRequiredResult; 2026-07-28's
  * envelope adds `_meta` to it like to any result.
+ *
+ * A question left open ends the round, whatever the handler made of the wait:
+ * a natural `try { await ctx.input(…) } catch { … }` swallows the
+ * InputPendingError, and its result or error was made without the answer.
+ * The client is asked, and the retry finds the answer.
  */
 export function withInput(method: string, handler: MethodHandler, codec: (ctx: Parameters<MethodHandler>[1]) => StateCodec): MethodHandler {
-  return async (params, ctx) => {
-    // Most requests carry neither: no state to open, nothing to merge.
+  /** Runs the handler in a round that knows `known`; its end rides on the handler's own promise. */
+  const round = (params: Record<string, unknown>, ctx: Parameters<MethodHandler>[1], known: Answers, carried: Answers, subject: string | undefined) => {
+    const asked = new Round(known, ctx.client?.capabilities ?? NO_ANSWERS);
+    ctx.inputs = asked;
+    const required = (): Promise<Wire> => inputRequired(asked, codec(ctx), method, params, carried, subject);
+    let pending: Promise<Record<string, unknown>>;
+    try {
+      pending = handler(params, ctx);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return pending.then(
+      (result) => (asked.pending === undefined ? result : required()),
+      (error: unknown) => {
+        if (asked.pending === undefined) throw error;
+        return required();
+      },
+    );
+  };
+  const answered = async (params: Record<string, unknown>, ctx: Parameters<MethodHandler>[1]): Promise<Record<string, unknown>> => {
     // Bound to the caller (its client and subject) when the transport authenticated one (request-state.ts).
     const subject = principalId(ctx.principal);
     const carried = params.requestState === undefined ? NO_ANSWERS : await codec(ctx).open(params.requestState, method, params, subject);
     const responses = params.inputResponses === undefined ? NO_ANSWERS : readResponses(params.inputResponses);
     const known = carried === NO_ANSWERS ? responses : responses === NO_ANSWERS ? carried : { ...carried, ...responses };
-    const round = new Round(known, ctx.client?.capabilities ?? NO_ANSWERS);
-    ctx.inputs = round;
-    const required = async (): Promise<Wire> => ({
-      resultType: 'input_required',
-      inputRequests: Object.fromEntries(round.pending),
-      requestState: await codec(ctx).seal(method, params, { ...carried, ...round.used }, subject),
-    });
-    // A question left open ends the round, whatever the handler made of the wait: a natural
-    // `try { await ctx.input(…) } catch { … }` swallows the InputPendingError, and its result or
-    // error was made without the answer. The client is asked, and the retry finds the answer.
-    let result: Record<string, unknown>;
+    return round(params, ctx, known, carried, subject);
+  };
+  // Most requests carry neither answers nor state: no state to open, nothing to merge, no await
+  // before the handler (an async wrapper would cost a promise and a turn more per request).
+  return (params, ctx) => {
+    if (params.requestState !== undefined || params.inputResponses !== undefined) return answered(params, ctx);
     try {
-      result = await handler(params, ctx);
+      return round(params, ctx, NO_ANSWERS, NO_ANSWERS, principalId(ctx.principal));
     } catch (error) {
-      if (round.pending.size === 0) throw error;
-      return required();
+      return Promise.reject(error);
     }
-    return round.pending.size === 0 ? result : required();
   };
 }
