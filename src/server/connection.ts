@@ -15,13 +15,15 @@ import type { Logger } from '../core/context.js';
 import type { Engine } from '../core/engine.js';
 import type { Tasks } from '../core/tasks.js';
 import type { Encoded } from '../jsonrpc/encoded.js';
-import { ErrorCode, type ProtocolError } from '../jsonrpc/errors.js';
-import { errorResponse, type JsonRpcNotification, type JsonRpcRequest, type JsonRpcResponse, type RequestId, resultResponse } from '../jsonrpc/messages.js';
-import { type LegacySession, type RequestFacts, type Resolved, type Revision, resolve, type ServerDescription } from '../protocol/index.js';
-import { InFlight, LazySignal, type Shared } from './in-flight.js';
-import { type Observers, type RequestEnd, type SessionEnd, tellEnd } from './observer.js';
-import { Outgoing, type QuestionLimits, sessionBroker } from './outgoing.js';
+import type { ProtocolError } from '../jsonrpc/errors.js';
+import { errorResponse, type JsonRpcNotification, type JsonRpcResponse } from '../jsonrpc/messages.js';
+import { type LegacySession, type Resolved, resolve, type ServerDescription } from '../protocol/index.js';
+import { LazySignal } from './in-flight.js';
+import { InFlightTable } from './in-flight-table.js';
+import type { Observers, SessionEnd } from './observer.js';
+import { Outgoing, type QuestionLimits } from './outgoing.js';
 import type { Peer } from './peer.js';
+import { type Running, run } from './run-request.js';
 import { openSession, restoreSession, type SessionSlot, snapshotSession, updateSession } from './session.js';
 import type { SessionSnapshot } from './snapshot.js';
 
@@ -81,18 +83,55 @@ export interface Connection {
   close(reason: CloseReason): void;
 }
 
-/** Handlers get these when a request has none (never mutated: frozen). */
-const NO_PARAMS: Record<string, unknown> = Object.freeze({});
-
 /** Everything a connection holds: what its requests share, its session, and what is in flight. */
-interface State extends Shared, SessionSlot {
+interface State extends Running, SessionSlot {
   readonly server: Encoded<ServerDescription>;
-  readonly inFlight: Map<RequestId, InFlight>;
-  readonly outgoing: Outgoing | undefined;
-  /** The server's observers, read as each request starts (server/observer.ts). */
-  readonly observers: Observers;
   /** Called when the session this connection opened ends, if an observer asked. */
   sessionEnd: SessionEnd | undefined;
+}
+
+/**
+ * A connection as its transport holds it: methods on a prototype, so making
+ * one (a 2026-07-28 HTTP request makes one each time) is one object rather
+ * than a closure per method. `session` is a data property kept in step with
+ * the state's (session.ts sets it through `view`) rather than a getter.
+ */
+class ConnectionView implements Connection {
+  session: LegacySession | undefined = undefined;
+  readonly #state: State;
+
+  constructor(build: (view: ConnectionView) => State) {
+    this.#state = build(this);
+  }
+
+  receive(message: unknown): Promise<JsonRpcResponse | undefined> {
+    const state = this.#state;
+    return handle(state, resolve(message, { session: state.session }));
+  }
+
+  handle(resolved: Resolved): Promise<JsonRpcResponse | undefined> {
+    return handle(this.#state, resolved);
+  }
+
+  resolve(message: unknown): Resolved {
+    return resolve(message, { session: this.#state.session });
+  }
+
+  refuse(resolved: Resolved, error: ProtocolError): JsonRpcResponse | undefined {
+    return refuse(this.#state, resolved, error);
+  }
+
+  snapshot(): SessionSnapshot | undefined {
+    return snapshotSession(this.#state);
+  }
+
+  update(snapshot: unknown): boolean {
+    return updateSession(this.#state, snapshot);
+  }
+
+  close(reason: CloseReason): void {
+    close(this.#state, reason);
+  }
 }
 
 /**
@@ -110,112 +149,29 @@ export function createConnection(
   tasks: Tasks,
   restore?: unknown,
 ): Connection {
-  // A data property kept in step with the session rather than a getter: an object
-  // literal with an accessor is slow to create, and a 2026-07-28 HTTP request
-  // creates a connection each time.
-  const connection: Connection & { session: LegacySession | undefined } = {
-    session: undefined,
-    receive: (message) => handle(state, resolve(message, { session: state.session })),
-    handle: (resolved) => handle(state, resolved),
-    resolve: (message) => resolve(message, { session: state.session }),
-    refuse: (resolved, error) => refuse(state, resolved, error),
-    snapshot: () => snapshotSession(state),
-    update: (snapshot) => updateSession(state, snapshot),
-    close: (reason) => close(state, reason),
-  };
-  const state: State = {
-    engine,
-    server,
-    logger,
-    peer,
-    closed: false,
-    shutdown: new LazySignal(),
-    tasks,
-    session: undefined,
-    principal: undefined,
-    stopEvents: undefined,
-    view: connection,
-    inFlight: new Map(),
-    outgoing: peer.carriesRequests ? new Outgoing(peer, questions) : undefined,
-    observers,
-    sessionEnd: undefined,
-  };
+  let state!: State;
+  const connection = new ConnectionView((view) => {
+    state = {
+      engine,
+      server,
+      logger,
+      peer,
+      closed: false,
+      shutdown: new LazySignal(),
+      tasks,
+      session: undefined,
+      principal: undefined,
+      stopEvents: undefined,
+      view,
+      inFlight: new InFlightTable(),
+      outgoing: peer.carriesRequests ? new Outgoing(peer, questions) : undefined,
+      observers,
+      sessionEnd: undefined,
+    };
+    return state;
+  });
   if (restore !== undefined) restoreSession(state, restore);
   return connection;
-}
-
-/**
- * Starts a request's handler. Not an async function, and the wait is in
- * {@link settle}, which is not given the request: V8 keeps an async
- * function's parameters until it returns, and a listen request (2026-07-28)
- * stays open as long as the client likes; it must not keep its message.
- */
-function run(
-  state: State,
-  request: JsonRpcRequest,
-  revision: Revision,
-  legacy: LegacySession | undefined,
-  facts: RequestFacts,
-): Promise<JsonRpcResponse | undefined> {
-  const handler = revision.methods.get(request.method);
-  if (!handler) {
-    return Promise.resolve(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`, { method: request.method }));
-  }
-  if (state.inFlight.has(request.id)) {
-    // 2026-07-28 basic/index: an id must not be reused while its request is pending.
-    return Promise.resolve(errorResponse(request.id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(request.id)} is already in use`));
-  }
-  const entry = new InFlight(state, request.id, legacy, revision, facts);
-  if (legacy && state.outgoing) entry.inputs = sessionBroker(state.outgoing, legacy, revision, request.id);
-  state.inFlight.set(request.id, entry);
-  const params = request.params ?? NO_PARAMS;
-  // Told before the handler runs, so what it measures includes the handler.
-  const end = state.observers.current?.request?.({
-    method: request.method,
-    id: request.id,
-    params,
-    protocolVersion: revision.version,
-    facts,
-    peer: state.peer,
-  });
-  let pending: Promise<Record<string, unknown>>;
-  try {
-    pending = handler(params, entry);
-  } catch (error) {
-    pending = Promise.reject(error);
-  }
-  return settle(state, entry, revision, pending, end);
-}
-
-/**
- * The response to a request whose handler ran, once its result or failure
- * is in; the observers' end is told here, not in a `then` of its own (one
- * promise turn less per observed request).
- */
-async function settle(
-  state: State,
-  entry: InFlight,
-  revision: Revision,
-  pending: Promise<Record<string, unknown>>,
-  end: RequestEnd | undefined,
-): Promise<JsonRpcResponse | undefined> {
-  let response: JsonRpcResponse | undefined;
-  try {
-    const result = await pending;
-    response = entry.cancelled ? undefined : resultResponse(entry.id, result);
-  } catch (error) {
-    if (!entry.cancelled) {
-      const wire = revision.encodeError(error, state.logger);
-      response = errorResponse(entry.id, wire.code, wire.message, wire.data);
-    }
-  } finally {
-    entry.end();
-    state.inFlight.delete(entry.id);
-    // Questions the handler left unanswered are of no use any more.
-    state.outgoing?.abandon(entry.id, 'The request ended', true);
-  }
-  if (end !== undefined) tellEnd(end, response);
-  return response;
 }
 
 /** Acts on the resolver's decision about one message. */
