@@ -72,8 +72,11 @@ export interface Exchange {
   hold(): string | undefined;
 }
 
+/** The headers of a JSON answer with none of its own: one object for all (a reply's headers are read, never changed). */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Content-Type': MEDIA.json });
+
 function jsonText(body: NonNullable<HttpReply['body']>, status: number, headers: Record<string, string> | undefined): HttpReply {
-  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : { 'Content-Type': MEDIA.json }, body };
+  return { status, headers: headers ? { 'Content-Type': MEDIA.json, ...headers } : JSON_HEADERS, body };
 }
 
 /** A JSON answer. */
@@ -168,41 +171,59 @@ function finish(state: State, message: JsonRpcResponse | undefined): void {
   }
 }
 
+/**
+ * An exchange in the pending state. A class, its methods on the prototype:
+ * every POSTed request makes one, and an object of closures costs one per
+ * method more.
+ */
+class PendingExchange implements Exchange {
+  readonly response: Promise<HttpReply>;
+  readonly #state: State;
+
+  constructor(options: ExchangeOptions) {
+    let resolveResponse!: (reply: HttpReply) => void;
+    this.response = new Promise<HttpReply>((resolve) => {
+      resolveResponse = resolve;
+    });
+    this.#state = { options, resolveResponse, stream: undefined, output: undefined, finished: false, done: false, release: undefined, polling: undefined };
+    if (options.resumable && options.pollAfterMs !== undefined && options.accept.sse) startPolling(this.#state, options.pollAfterMs);
+  }
+
+  notify(notification: JsonRpcNotification): void {
+    const state = this.#state;
+    if (state.finished) return;
+    if (!state.stream) {
+      // A client that refuses SSE cannot receive notifications; they are dropped.
+      if (!state.options.accept.sse) return;
+      startStream(state, 200);
+    }
+    if (state.output) state.output.send(notification);
+    else state.stream?.send(notification);
+  }
+
+  finish(message: JsonRpcResponse | undefined): void {
+    const state = this.#state;
+    if (state.finished) return;
+    state.finished = true;
+    clearTimeout(state.polling);
+    finish(state, message);
+    markDone(state);
+  }
+
+  hold(): string | undefined {
+    const state = this.#state;
+    const { options } = state;
+    if (state.finished) return 'The request that asks has ended';
+    if (state.release) return undefined;
+    if (!options.accept.sse) return "The client does not accept text/event-stream, so this request's answer cannot carry a question";
+    const taken = options.takeStream?.();
+    if (!taken) return "Too many requests wait for this client's answers or hold its streams; answer or cancel one first";
+    state.release = taken;
+    return undefined;
+  }
+}
+
 /** Starts an exchange in the pending state. */
 export function createExchange(options: ExchangeOptions): Exchange {
-  let resolveResponse!: (reply: HttpReply) => void;
-  const response = new Promise<HttpReply>((resolve) => {
-    resolveResponse = resolve;
-  });
-  const state: State = { options, resolveResponse, stream: undefined, output: undefined, finished: false, done: false, release: undefined, polling: undefined };
-  if (options.resumable && options.pollAfterMs !== undefined && options.accept.sse) startPolling(state, options.pollAfterMs);
-  return {
-    response,
-    notify(notification) {
-      if (state.finished) return;
-      if (!state.stream) {
-        // A client that refuses SSE cannot receive notifications; they are dropped.
-        if (!options.accept.sse) return;
-        startStream(state, 200);
-      }
-      if (state.output) state.output.send(notification);
-      else state.stream?.send(notification);
-    },
-    finish(message) {
-      if (state.finished) return;
-      state.finished = true;
-      clearTimeout(state.polling);
-      finish(state, message);
-      markDone(state);
-    },
-    hold() {
-      if (state.finished) return 'The request that asks has ended';
-      if (state.release) return undefined;
-      if (!options.accept.sse) return "The client does not accept text/event-stream, so this request's answer cannot carry a question";
-      const taken = options.takeStream?.();
-      if (!taken) return "Too many requests wait for this client's answers or hold its streams; answer or cancel one first";
-      state.release = taken;
-      return undefined;
-    },
-  };
+  return new PendingExchange(options);
 }
