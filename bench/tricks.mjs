@@ -14,6 +14,7 @@ import { nestingDepthExceeds, serializeMessage, splitEncodedMessage } from '../d
 import { encodePrompt } from '../dist/protocol/rev2025-06-18/encode.js';
 import { SHAPE_2025_11_25 } from '../dist/protocol/rev2025-11-25/index.js';
 import { LazySignal } from '../dist/server/in-flight.js';
+import { InFlightTable } from '../dist/server/in-flight-table.js';
 import { MetricsRegistry } from '../dist/telemetry/registry.js';
 import { completionValues, PREFIXES } from './lib/promptset.mjs';
 import { median } from './lib/stats.mjs';
@@ -226,6 +227,51 @@ async function compare(id, what, withTrick, without, note) {
       data[5] += 0.0001;
     },
     'telemetry/registry.ts seriesAt',
+  );
+}
+
+// 8. The layers between a revision's handler and the user's `get` chain on
+// the promise they have instead of each awaiting the next (five layers: the
+// registry's handler, withInput, getPrompt, the definition's get, and the
+// response's settle).
+{
+  const get = (args) => `Say hello to ${args.name} in a ${args.tone ?? 'plain'} tone.`;
+  const toResult = (text) => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
+  const args = { name: 'Ada', tone: 'warm' };
+  const chained = () =>
+    Promise.resolve(toResult(get(args)))
+      .then((result) => result)
+      .then((result) => ({ ...result, resultType: 'complete' }))
+      .then((result) => result)
+      .then((result) => ({ jsonrpc: '2.0', id: 1, result }));
+  const definition = async () => toResult(await get(args));
+  const render = async () => await definition();
+  const registry = async () => ({ ...(await render()), resultType: 'complete' });
+  const withInput = async () => await registry();
+  const settle = async () => ({ jsonrpc: '2.0', id: 1, result: await withInput() });
+  await compare('no-async-layers', 'a prompts/get result through five layers of the server', chained, settle, 'core/prompt-catalogue.ts getPrompt, server/run-request.ts settle');
+}
+
+// 9. A connection keeps its first request in flight in a slot, not a Map: a
+// 2026-07-28 HTTP request makes a connection for itself alone.
+{
+  const entry = { id: 1 };
+  await compare(
+    'in-flight-slot',
+    'a one-request connection: its table made, the request added, found and removed',
+    (i) => {
+      const table = new InFlightTable();
+      if (!table.has(i)) table.set(i, entry);
+      table.delete(i);
+      return table;
+    },
+    (i) => {
+      const table = new Map();
+      if (!table.has(i)) table.set(i, entry);
+      table.delete(i);
+      return table;
+    },
+    'server/in-flight-table.ts InFlightTable',
   );
 }
 
