@@ -75,14 +75,26 @@ class RawHeaders implements HeaderReader {
   }
 }
 
+const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@%/]*$/;
+/** The last target read and its path: clients send request after request to the same one. */
+let lastTarget = '/';
+let lastPath = '/';
+
 /**
  * The path of a request target as the WHATWG URL parser leaves it. The
  * common target, a plain absolute path, is its own pathname; anything else
  * (dot segments, characters the parser escapes, absolute-form targets) goes
  * through the parser.
  */
-const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@%/]*$/;
 export function pathnameOf(target: string): string {
+  if (target === lastTarget) return lastPath;
+  const path = parsePath(target);
+  lastTarget = target;
+  lastPath = path;
+  return path;
+}
+
+function parsePath(target: string): string {
   const query = target.search(/[?#]/);
   const path = query === -1 ? target : target.slice(0, query);
   if (PLAIN_PATH.test(path) && !/\/\.\.?(\/|$)|%2e/i.test(path)) return path;
@@ -182,13 +194,15 @@ export function toNodeHandler(handler: HttpHandler | FetchHandler, options: Node
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const request = new NodeRequest(req, res);
     const answer = backlog.held > maxBacklog ? Promise.resolve(reject(Rejections.AnswersBusy, null, RETRY_AFTER)) : reply(request);
-    answer
-      .then((ready) => writeReply(ready, request, req, res, backlog))
-      .catch((error: unknown) => {
-        logger.error('Failed to write an HTTP response', error);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
+    const failed = (error: unknown): void => writeFailed(logger, res, error);
+    // One `then`, not `then` and `catch`: a promise and a turn less per request.
+    answer.then((ready) => {
+      try {
+        writeReply(ready, request, req, res, backlog)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    }, failed);
   };
 
   return (req, res) => {
@@ -202,6 +216,13 @@ export function toNodeHandler(handler: HttpHandler | FetchHandler, options: Node
     // waiting request on the socket (node would warn past ten).
     res.once('socket', () => handle(req, res));
   };
+}
+
+/** A reply that could not be written: a 500 if nothing was sent yet, and the answer ended. */
+function writeFailed(logger: Logger, res: ServerResponse, error: unknown): void {
+  logger.error('Failed to write an HTTP response', error);
+  if (!res.headersSent) res.writeHead(500);
+  res.end();
 }
 
 /** Any other fetch handler, through web Request and Response objects. */

@@ -49,6 +49,33 @@ describe('request bodies over the budget (maxBufferedBodyBytes)', () => {
     await handler.close();
   });
 
+  it('takes back the share of a node:http client that leaves in the middle of its body, and only once', async () => {
+    const http = await serveHttp(createServer({ name: 't', version: '1' }), { port: 0, maxBufferedBodyBytes: 400 });
+    const head = (length: number) =>
+      `POST /mcp HTTP/1.1\r\nHost: ${http.url.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: ${length}\r\n\r\n`;
+    /** A client that sends 300 of its 600 bytes; its body is read (and taken from the budget) within a few turns. */
+    const halfBody = async () => {
+      const socket = connect(Number(http.url.port), '127.0.0.1', () => socket.write(head(600) + 'x'.repeat(300)));
+      socket.on('error', () => {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return socket;
+    };
+    const post = (id: number) => fetch(http.url, { method: 'POST', headers: { ...HEADERS, Host: http.url.host }, body: discover(id) }).then((r) => r.status);
+    try {
+      expect(discover(1).length).toBeLessThan(400);
+      for (let client = 0; client < 3; client++) (await halfBody()).destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Had a share been kept, the budget would still be taken.
+      expect(await post(1)).toBe(200);
+      // Had a share been given back twice, the budget would have room past its cap for this one.
+      const held = await halfBody();
+      expect(await post(2)).toBe(503);
+      held.destroy();
+    } finally {
+      await http.close();
+    }
+  });
+
   it('refuses a budget that is not a positive integer', () => {
     expect(() => createHttpHandler(createServer({ name: 't', version: '1' }), { maxBufferedBodyBytes: 0 })).toThrow(TypeError);
   });
