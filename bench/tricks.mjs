@@ -249,7 +249,13 @@ async function compare(id, what, withTrick, without, note) {
   const registry = async () => ({ ...(await render()), resultType: 'complete' });
   const withInput = async () => await registry();
   const settle = async () => ({ jsonrpc: '2.0', id: 1, result: await withInput() });
-  await compare('no-async-layers', 'a prompts/get result through five layers of the server', chained, settle, 'core/prompt-catalogue.ts getPrompt, server/run-request.ts settle');
+  await compare(
+    'no-async-layers',
+    'a prompts/get result through five layers of the server',
+    chained,
+    settle,
+    'core/prompt-catalogue.ts getPrompt, server/run-request.ts settle',
+  );
 }
 
 // 9. A connection keeps its first request in flight in a slot, not a Map: a
