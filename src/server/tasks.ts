@@ -261,10 +261,9 @@ class Runner implements TaskRunner {
   }
 
   watch(ids: readonly string[], owner: string | undefined, listener: (record: TaskRecord) => void): () => void {
-    const told = new Map<string, string>();
-    const wanted = new Set(ids);
+    const told = new Map(ids.map((id) => [id, ''])); // the watched ids, each with the state last told
     const tell = async (id: string): Promise<void> => {
-      const record = wanted.has(id) ? await this.get(id, owner).catch(() => undefined) : undefined;
+      const record = told.has(id) ? await this.get(id, owner).catch(() => undefined) : undefined;
       // Each state once, however many signals bring it: by status and questions too, as two changes in one ms share updatedAt.
       const state = record && `${record.updatedAt} ${record.status} ${Object.keys(record.inputRequests ?? {}).join(' ')}`;
       if (!record || told.get(id) === state) return;
