@@ -163,21 +163,29 @@ export interface Receiver {
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   /** Paths POSTed to, in order. */
   readonly paths: string[];
+  /** TCP connections accepted so far. */
+  readonly connections: () => number;
   close(): Promise<void>;
 }
 
+/** An answer to give instead of 200: a status, a status with headers, or `hang` (never answer). */
+export type Answer = number | { status: number; headers: Record<string, string> } | 'hang';
+
 /** Starts a receiver; `statuses` are answered to the first POSTs, in order, before 200s. */
-export async function startReceiver(statuses: number[] = []): Promise<Receiver> {
+export async function startReceiver(statuses: Answer[] = []): Promise<Receiver> {
   const received: Received[] = [];
   const paths: string[] = [];
+  let connections = 0;
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       paths.push(request.url ?? '');
-      const status = statuses.shift();
-      if (status !== undefined) return void response.writeHead(status).end();
+      const answer = statuses.shift();
+      if (answer === 'hang') return;
+      if (typeof answer === 'number') return void response.writeHead(answer).end();
+      if (answer !== undefined) return void response.writeHead(answer.status, answer.headers).end();
       const body = Buffer.concat(chunks);
       const contentType = request.headers['content-type'] ?? '';
       received.push({ contentType, headers: request.headers, spans: contentType === 'application/json' ? decodeJson(body) : decodeProtobuf(body) });
@@ -185,12 +193,14 @@ export async function startReceiver(statuses: number[] = []): Promise<Receiver> 
       for (const wake of waiters) wake();
     });
   });
+  server.on('connection', () => void connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const spans = () => received.flatMap((r) => r.spans);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     paths,
+    connections: () => connections,
     spans,
     waitFor(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

@@ -256,6 +256,33 @@ describe('the OTLP/HTTP sender', () => {
     expect(log.lines.join('\n')).not.toContain('secret-key');
   });
 
+  it('honours a short Retry-After, gives up on a long one, and sends every batch on one connection', async () => {
+    const receiver = await startReceiver([
+      { status: 503, headers: { 'retry-after': '0' } },
+      { status: 429, headers: { 'retry-after': '120' } },
+    ]);
+    closers.push(() => receiver.close());
+    const log = logger();
+    const send = createOtlpSender(config(receiver.url), { name: 'skillport', version: '1' }, log);
+    await send([span(1)], AbortSignal.timeout(30_000));
+    // The 503 says "now"; the 429's two minutes end the retries.
+    expect(receiver.paths).toHaveLength(2);
+    expect(log.lines).toEqual([expect.stringMatching(/could not export 1 spans to .*: HTTP 429, retry after 120 s;/)]);
+    await send([span(2)], AbortSignal.timeout(30_000));
+    await send([span(3)], AbortSignal.timeout(30_000));
+    expect(receiver.spans().map((s) => s.name)).toEqual(['s2', 's3']);
+    expect(receiver.connections()).toBe(1);
+  });
+
+  it('gives up on a collector that takes the batch and never answers when the export times out', async () => {
+    const receiver = await startReceiver(['hang']);
+    closers.push(() => receiver.close());
+    const log = logger();
+    const send = createOtlpSender(config(receiver.url), { name: 'skillport', version: '1' }, log);
+    await send([span(1)], AbortSignal.timeout(200));
+    expect(log.lines).toEqual([expect.stringMatching(/could not export 1 spans to .*: timed out; gave up at the export timeout/)]);
+  });
+
   it('stops retrying a collector that is down when the export times out', async () => {
     const receiver = await startReceiver();
     const url = receiver.url;

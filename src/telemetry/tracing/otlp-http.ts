@@ -1,12 +1,17 @@
 /**
  * OTLP/HTTP (OTLP specification §OTLP/HTTP): a batch POSTed to the traces
- * URL with `fetch`, each attempt under the exporter's timeout. A 429, 502,
+ * URL with node:http (or node:https) on a keep-alive connection, each
+ * attempt under the exporter's timeout. Not `fetch`: a 150 KB batch took
+ * about 1 ms of CPU through it against 0.3 ms through node:http, and with
+ * every span exported that is 1.4 µs a request (PERFORMANCE.md, Tracing). A 429, 502,
  * 503 or 504 answer, a timeout or a network error is retried a few times
  * with exponential backoff and jitter (§Retryable Response Codes, honouring
  * a short `Retry-After`); any other answer is final. One warning per outage,
  * one line when it ends. The configured headers are sent and never logged:
  * they may carry an API key; neither is the URL's userinfo or query.
  */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Logger } from '../../server/index.js';
 import { pause } from '../../util/pause.js';
 import type { TracingConfig } from './config.js';
@@ -30,41 +35,65 @@ function shown(url: string): string {
   return `${parsed.origin}${parsed.pathname}`;
 }
 
-function retryAfterMs(response: Response): number | undefined {
-  const header = response.headers.get('retry-after');
-  if (header === null || !/^\d+$/.test(header.trim())) return undefined;
+function retryAfterMs(response: IncomingMessage): number | undefined {
+  const header = response.headers['retry-after'];
+  if (header === undefined || !/^\d+$/.test(header.trim())) return undefined;
   return Number(header.trim()) * 1000;
 }
 
-async function attempt(config: TracingConfig, body: string | Uint8Array, signal: AbortSignal): Promise<Outcome> {
-  const contentType = config.protocol === 'http/json' ? 'application/json' : 'application/x-protobuf';
-  let response: Response;
-  try {
-    response = await fetch(config.url, {
-      method: 'POST',
-      headers: { ...config.headers, 'content-type': contentType },
-      body,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(config.timeoutMs)]),
+/** Where batches go: the URL, and an agent of its own whose idle connection the next export reuses (idle, it holds no process open). */
+interface Target {
+  readonly config: TracingConfig;
+  readonly url: URL;
+  readonly agent: HttpAgent;
+  readonly contentType: string;
+}
+
+function targetOf(config: TracingConfig): Target {
+  const url = new URL(config.url);
+  const agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  return { config, url, agent, contentType: config.protocol === 'http/json' ? 'application/json' : 'application/x-protobuf' };
+}
+
+/** POSTs `body`; the answer once its body is read (and dropped), so the connection is reused. */
+function post(target: Target, body: string | Uint8Array, signal: AbortSignal): Promise<IncomingMessage> {
+  const headers = { ...target.config.headers, 'content-type': target.contentType, 'content-length': String(Buffer.byteLength(body)) };
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(target.url, { method: 'POST', headers, agent: target.agent, signal }, (response) => {
+      response.on('error', reject);
+      response.on('end', () => resolve(response));
+      response.resume();
     });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+async function attempt(target: Target, body: string | Uint8Array, signal: AbortSignal): Promise<Outcome> {
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(target.config.timeoutMs)]);
+  let response: IncomingMessage;
+  try {
+    response = await post(target, body, timeout);
   } catch (error) {
-    const { name, cause } = error as { name?: unknown; cause?: { code?: unknown } };
-    if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'retry', reason: 'timed out' };
-    return { kind: 'retry', reason: `network error${typeof cause?.code === 'string' ? ` ${cause.code}` : ''}` };
+    if (timeout.aborted) return { kind: 'retry', reason: 'timed out' };
+    const code = (error as { code?: unknown }).code;
+    return { kind: 'retry', reason: `network error${typeof code === 'string' ? ` ${code}` : ''}` };
   }
-  // The body is read (and dropped) so the connection is reused; a partial success says nothing we act on.
-  await response.arrayBuffer().catch(() => undefined);
-  if (response.ok) return { kind: 'sent' };
+  const status = response.statusCode ?? 0;
+  // A partial success says nothing we act on.
+  if (status >= 200 && status < 300) return { kind: 'sent' };
   const afterMs = retryAfterMs(response);
-  if (!RETRYABLE.has(response.status)) return { kind: 'failed', reason: `HTTP ${response.status}` };
-  if (afterMs !== undefined && afterMs > RETRY_AFTER_MAX_MS) return { kind: 'failed', reason: `HTTP ${response.status}, retry after ${afterMs / 1000} s` };
-  return afterMs === undefined ? { kind: 'retry', reason: `HTTP ${response.status}` } : { kind: 'retry', reason: `HTTP ${response.status}`, afterMs };
+  if (!RETRYABLE.has(status)) return { kind: 'failed', reason: `HTTP ${status}` };
+  if (afterMs !== undefined && afterMs > RETRY_AFTER_MAX_MS) return { kind: 'failed', reason: `HTTP ${status}, retry after ${afterMs / 1000} s` };
+  return afterMs === undefined ? { kind: 'retry', reason: `HTTP ${status}` } : { kind: 'retry', reason: `HTTP ${status}`, afterMs };
 }
 
 /** Tries a body up to ATTEMPTS times; the reason it failed, or undefined once sent. */
-async function deliver(config: TracingConfig, body: string | Uint8Array, signal: AbortSignal): Promise<string | undefined> {
+async function deliver(target: Target, body: string | Uint8Array, signal: AbortSignal): Promise<string | undefined> {
   let reason = 'not sent';
   for (let tries = 1; tries <= ATTEMPTS; tries++) {
-    const outcome = await attempt(config, body, signal);
+    const outcome = await attempt(target, body, signal);
     if (outcome.kind === 'sent') return undefined;
     reason = outcome.reason;
     if (outcome.kind === 'failed' || tries === ATTEMPTS) break;
@@ -78,10 +107,11 @@ async function deliver(config: TracingConfig, body: string | Uint8Array, signal:
 /** The function the batch processor sends batches with. */
 export function createOtlpSender(config: TracingConfig, scope: Scope, logger: Logger): ExportBatch {
   const where = shown(config.url);
+  const target = targetOf(config);
   let outage = false;
   return async (spans, signal) => {
     const body = config.protocol === 'http/json' ? encodeJson(config.resource, scope, spans) : encodeProtobuf(config.resource, scope, spans);
-    const failed = await deliver(config, body, signal);
+    const failed = await deliver(target, body, signal);
     if (failed === undefined) {
       if (outage) logger.info(`traces: exporting to ${where} works again`);
       outage = false;
