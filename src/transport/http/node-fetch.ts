@@ -55,7 +55,10 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
 
 /**
  * Writes a stream to a node response with backpressure (waiting for 'drain'),
- * and cancels it when the client leaves. Does not end the response.
+ * and cancels it when the client leaves. Does not end the response. Rejects
+ * when the stream fails while the client is still there: the caller must
+ * then cut the answer off (see {@link cutOff}), not end it, or the client
+ * would take what was sent for the whole answer.
  */
 export async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
   const reader = body.getReader();
@@ -63,6 +66,7 @@ export async function writeStream(body: ReadableStream<Uint8Array>, res: ServerR
   res.once('close', stop);
   try {
     for (;;) {
+      // A cancel (the client left) ends a pending read as done; only a failing source rejects.
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
       if (!res.write(value)) {
@@ -72,9 +76,24 @@ export async function writeStream(body: ReadableStream<Uint8Array>, res: ServerR
         });
       }
     }
-  } catch {
-    // The body failed or was cancelled because the client left: end what was sent.
+  } catch (error) {
+    if (!res.destroyed) throw error;
   } finally {
     res.off('close', stop);
   }
+}
+
+/**
+ * Ends an answer that could not be written whole: a 500 if nothing was sent
+ * yet; once the headers went, the connection is closed with the answer
+ * unfinished, so the client sees it cut short (a chunked body without its
+ * last chunk, RFC 9112 §7.1) instead of a complete one.
+ */
+export function cutOff(res: ServerResponse): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(500);
+  res.end();
 }

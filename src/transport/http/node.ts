@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { readNodeBody } from './node-body.js';
-import { type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
+import { cutOff, type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
 import { type Backlog, writeReply } from './node-reply.js';
 import type { HttpHandler } from './options.js';
 import type { BodyBudget, HeaderReader, HttpRequest } from './request.js';
@@ -218,11 +218,10 @@ export function toNodeHandler(handler: HttpHandler | FetchHandler, options: Node
   };
 }
 
-/** A reply that could not be written: a 500 if nothing was sent yet, and the answer ended. */
+/** A reply that could not be written: logged, and a 500 or the answer cut off (node-fetch.ts `cutOff`). */
 function writeFailed(logger: Logger, res: ServerResponse, error: unknown): void {
   logger.error('Failed to write an HTTP response', error);
-  if (!res.headersSent) res.writeHead(500);
-  res.end();
+  cutOff(res);
 }
 
 /** Any other fetch handler, through web Request and Response objects. */
@@ -238,8 +237,7 @@ function fetchOnNode(handler: FetchHandler, logger: Logger): (req: IncomingMessa
       .then((response) => writeWebResponse(response, res))
       .catch((error: unknown) => {
         logger.error('The fetch handler failed', error);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
+        cutOff(res);
       });
   };
 }

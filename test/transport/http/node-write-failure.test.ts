@@ -1,6 +1,7 @@
 /**
  * toNodeHandler when a reply cannot be written: a 500, logged, when nothing
- * was sent yet; a stream whose source fails ends with what was sent.
+ * was sent yet; an answer whose stream fails after its headers went is cut
+ * off, logged, so the client cannot take it for a whole one.
  */
 import { createServer as createNodeServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,18 +34,36 @@ describe('toNodeHandler, a reply that cannot be written', () => {
     expect(errors).toEqual(['Failed to write an HTTP response']);
   });
 
-  it('ends the answer when its stream fails after the headers went, as a stream that ended', async () => {
-    const body = new ReadableStream<Uint8Array>({
+  /** A stream that sends one event, then fails. */
+  const failing = (): ReadableStream<Uint8Array> =>
+    new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('data: one\n\n'));
         setTimeout(() => controller.error(new Error('the source broke')), 20);
       },
     });
+
+  it('cuts the answer off, and logs it, when its stream fails after the headers went', async () => {
+    const body = failing();
     const { url, errors } = await serving(() => Promise.resolve({ status: 200, headers: { 'Content-Type': 'text/event-stream' }, body }));
     const response = await fetch(url, { method: 'POST', body: '{}' });
     expect(response.status).toBe(200);
-    // The answer ends with what was sent: the client is not left waiting (writeStream ends a failed source).
-    expect(await response.text()).toBe('data: one\n\n');
-    expect(errors).toEqual([]);
+    // Not a clean end: the chunked body stops without its last chunk (RFC 9112 §7.1), and the client's read fails.
+    await expect(response.text()).rejects.toThrow();
+    expect(errors).toEqual(['Failed to write an HTTP response']);
+  });
+
+  it('cuts off the streamed answer of a fetch handler the same way', async () => {
+    const errors: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (message: string) => void errors.push(message) };
+    const handler = { fetch: () => new Response(failing(), { headers: { 'Content-Type': 'text/event-stream' } }) };
+    const server: Server = createNodeServer(toNodeHandler(handler, { logger }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+    expect(errors).toEqual(['The fetch handler failed']);
   });
 });
