@@ -51,7 +51,7 @@ export const HOLDS_NOTHING = 'no skills (a folder with SKILL.md) and no prompt f
  */
 export function emptySources(catalogue: Catalogue, folders: readonly string[]): string[] {
   if (catalogue.prompts.length > 0 || catalogue.skills.length > 0 || loadFindings(catalogue).length > 0) {
-    return folders.length > 1 ? (catalogue.emptyFolders ?? []).map(redactSource) : [];
+    return folders.length > 1 ? catalogue.emptyFolders.map(redactSource) : [];
   }
   return folders.map(redactSource);
 }

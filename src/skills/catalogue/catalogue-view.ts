@@ -4,7 +4,7 @@
  * extension entries, directory listings, completion indexes and the skill
  * tools' directory are derived from its skills on first use, once per catalogue.
  */
-import { audienceKey, audienceOf, mayUse, restrictTo, withParts } from '../../core/audience.js';
+import { audienceOf, restrictTo, withParts } from '../../core/audience.js';
 import type { Principal } from '../../core/context.js';
 import type { Prompt, Resource } from '../../core/model.js';
 import { type CompletionIndex, createCompletionIndex } from '../../core/rank.js';
@@ -12,6 +12,7 @@ import type { SkillEntry } from '../../core/skills.js';
 import type { ConfinedFs } from '../load/confined-fs.js';
 import type { Issue } from '../load/issues.js';
 import type { SkillFileRecord, SkillRecord } from '../load/skill-record.js';
+import { AudienceViews } from './audience-views.js';
 import { directoryListings, type PromptEntry } from './entries.js';
 import { Owners } from './owners.js';
 import { SkillDirectory } from './skill-directory.js';
@@ -66,7 +67,7 @@ export interface Catalogue {
   pathCompletionsFor(skill: SkillRecord, principal: Principal | undefined): CompletionIndex;
   readonly issues: readonly Issue[];
   /** The folders, as given, where nothing was found, not even a finding (most often a wrong path). */
-  readonly emptyFolders?: readonly string[];
+  readonly emptyFolders: readonly string[];
 }
 
 /** The served skills of one folder, in catalogue order. */
@@ -75,11 +76,24 @@ export interface Served {
   skills: SkillRecord[];
 }
 
+/** What a catalogue is built from (catalogue.ts `buildCatalogue`). */
+export interface CatalogueParts {
+  readonly prompts: readonly Prompt[];
+  readonly promptsByName: ReadonlyMap<string, PromptEntry>;
+  readonly skills: readonly SkillRecord[];
+  readonly issues: readonly Issue[];
+  readonly served: readonly Served[];
+  /** Skills the Skills extension cannot carry: served as prompts and resources only. */
+  readonly outsideExtension: ReadonlySet<SkillRecord>;
+  readonly emptyFolders: readonly string[];
+}
+
 export class BuiltCatalogue implements Catalogue {
   readonly prompts: readonly Prompt[];
   readonly promptsByName: ReadonlyMap<string, PromptEntry>;
   readonly skills: readonly SkillRecord[];
   readonly issues: readonly Issue[];
+  readonly emptyFolders: readonly string[];
   #served: readonly Served[];
   /** Skills the Skills extension cannot carry: served as prompts and resources only. */
   #outsideExtension: ReadonlySet<SkillRecord>;
@@ -93,28 +107,17 @@ export class BuiltCatalogue implements Catalogue {
   #pathCompletions: Map<SkillRecord, CompletionIndex> | undefined;
   #skillDirectory: SkillDirectory | undefined;
   #owners: Owners | undefined;
-  /** Directories per audience set, for the skill tools (a few sets at most in practice; bounded anyway). */
-  #directoryViews = new Map<string, SkillDirectory>();
-  #completionViews = new Map<string, CompletionIndex>();
-  /** Per skill: whether it holds files of a restricted skill nested in it. */
-  #holdsRestricted = new Map<SkillRecord, boolean>();
-  /** Per audience set, the files and path completions of each skill holding restricted ones. */
-  #fileViews = new Map<string, Map<SkillRecord, { files: readonly SkillFileRecord[]; paths?: CompletionIndex }>>();
+  /** What each caller may see of this catalogue, made as callers come. */
+  readonly #views = new AudienceViews(this);
 
-  constructor(
-    prompts: readonly Prompt[],
-    promptsByName: ReadonlyMap<string, PromptEntry>,
-    skills: readonly SkillRecord[],
-    issues: readonly Issue[],
-    served: readonly Served[],
-    outsideExtension: ReadonlySet<SkillRecord>,
-  ) {
-    this.#outsideExtension = outsideExtension;
-    this.prompts = prompts;
-    this.promptsByName = promptsByName;
-    this.skills = skills;
-    this.issues = issues;
-    this.#served = served;
+  constructor(parts: CatalogueParts) {
+    this.#outsideExtension = parts.outsideExtension;
+    this.prompts = parts.prompts;
+    this.promptsByName = parts.promptsByName;
+    this.skills = parts.skills;
+    this.issues = parts.issues;
+    this.emptyFolders = parts.emptyFolders;
+    this.#served = parts.served;
   }
 
   /** Every file of every skill by URI; the first skill to claim a URI keeps it. */
@@ -209,78 +212,27 @@ export class BuiltCatalogue implements Catalogue {
   }
 
   skillDirectoryFor(principal: Principal | undefined): SkillDirectory {
-    if (principal === undefined || !this.owners.restricted) return this.skillDirectory;
-    const key = audienceKey(principal);
-    let directory = this.#directoryViews.get(key);
-    if (!directory) {
-      directory = new SkillDirectory({ skills: this.skills.filter((skill) => mayUse(skill, principal)), promptsByName: this.promptsByName });
-      if (this.#directoryViews.size >= 64) this.#directoryViews.delete(this.#directoryViews.keys().next().value as string);
-      this.#directoryViews.set(key, directory);
-    }
-    return directory;
+    return this.#views.skillDirectoryFor(principal);
   }
 
   skillCompletionsFor(principal: Principal | undefined): CompletionIndex {
-    if (principal === undefined || !this.owners.restricted) return this.skillCompletions;
-    const key = audienceKey(principal);
-    let index = this.#completionViews.get(key);
-    if (!index) {
-      index = createCompletionIndex([...this.topSkills.values()].filter((skill) => mayUse(skill, principal)).map((skill) => skill.path));
-      if (this.#completionViews.size >= 64) this.#completionViews.delete(this.#completionViews.keys().next().value as string);
-      this.#completionViews.set(key, index);
-    }
-    return index;
+    return this.#views.skillCompletionsFor(principal);
   }
 
   mayRead(uri: string, principal: Principal | undefined): boolean {
-    if (principal === undefined || !this.owners.restricted) return true;
-    const owner = this.owners.ownerOf(uri);
-    return owner === undefined || mayUse(owner, principal);
+    return this.#views.mayRead(uri, principal);
   }
 
   restricted(uri: string): boolean {
-    if (!this.owners.restricted) return false;
-    const owner = this.owners.ownerOf(uri);
-    return owner !== undefined && audienceOf(owner) !== undefined;
+    return this.#views.restricted(uri);
   }
 
   filesFor(skill: SkillRecord, principal: Principal | undefined): readonly SkillFileRecord[] {
-    return this.#fileView(skill, principal)?.files ?? skill.files;
+    return this.#views.filesFor(skill, principal);
   }
 
   pathCompletionsFor(skill: SkillRecord, principal: Principal | undefined): CompletionIndex {
-    const view = this.#fileView(skill, principal);
-    if (!view) return this.pathCompletions(skill);
-    view.paths ??= createCompletionIndex(view.files.map((f) => f.inSkill));
-    return view.paths;
-  }
-
-  /** What `principal` may use of a skill holding a restricted nested skill's files; undefined when that is all of them. */
-  #fileView(skill: SkillRecord, principal: Principal | undefined): { files: readonly SkillFileRecord[]; paths?: CompletionIndex } | undefined {
-    if (principal === undefined || !this.owners.restricted) return undefined;
-    let holds = this.#holdsRestricted.get(skill);
-    if (holds === undefined) {
-      const owners = this.owners;
-      holds = skill.files.some((file) => {
-        const owner = owners.ownerOf(file.uri);
-        return owner !== undefined && owner !== skill && audienceOf(owner) !== undefined;
-      });
-      this.#holdsRestricted.set(skill, holds);
-    }
-    if (!holds) return undefined;
-    const key = audienceKey(principal);
-    let bySkill = this.#fileViews.get(key);
-    if (!bySkill) {
-      if (this.#fileViews.size >= 64) this.#fileViews.delete(this.#fileViews.keys().next().value as string);
-      bySkill = new Map();
-      this.#fileViews.set(key, bySkill);
-    }
-    let view = bySkill.get(skill);
-    if (!view) {
-      view = { files: skill.files.filter((file) => this.mayRead(file.uri, principal)) };
-      bySkill.set(skill, view);
-    }
-    return view;
+    return this.#views.pathCompletionsFor(skill, principal);
   }
 
   get directories(): ReadonlyMap<string, readonly Resource[]> {

@@ -117,8 +117,8 @@ interface Build {
   sharedTargets: Map<string, string>;
   /** Prompts added once every folder is read: shared references and prompt files come after every folder's skills. */
   deferred: Array<() => void>;
-  /** The folders, as given, where nothing was found (Catalogue.emptyFolders). */
-  empty: string[];
+  /** The folders, as given, where nothing was found. */
+  emptyFolders: string[];
 }
 
 function where(build: Build, dir: string, rel: string): string {
@@ -267,7 +267,7 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     dirsByPath: new Map(),
     sharedTargets: new Map(),
     deferred: [],
-    empty: [],
+    emptyFolders: [],
   };
   for (const place of places) {
     const { dir, fs } = place;
@@ -285,9 +285,8 @@ export async function buildCatalogue(dirs: readonly string[], options: Catalogue
     await addPromptFiles(build, fs, scan.promptFiles, dir);
     if (build.several) for (let at = firstIssue; at < issues.length; at++) (issues[at] as Issue).folder = dir;
     const found = scan.skills.length + scan.promptFiles.length + scan.sharedReferences.length + (issues.length - firstIssue);
-    if (found === 0) build.empty.push(dir);
+    if (found === 0) build.emptyFolders.push(dir);
   }
   for (const add of build.deferred) add();
-  const catalogue = new BuiltCatalogue(build.prompts, build.promptsByName, build.skills, capIssues(issues), build.served, build.outsideExtension);
-  return Object.assign(catalogue, { emptyFolders: build.empty });
+  return new BuiltCatalogue({ ...build, issues: capIssues(issues) });
 }
