@@ -5,6 +5,7 @@
 //
 //   node bench/tricks.mjs [--rounds=5] [--out=bench/TRICKS.json]
 import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { resolveCompleter } from '../dist/core/completers.js';
@@ -16,6 +17,9 @@ import { SHAPE_2025_11_25 } from '../dist/protocol/rev2025-11-25/index.js';
 import { LazySignal } from '../dist/server/in-flight.js';
 import { InFlightTable } from '../dist/server/in-flight-table.js';
 import { MetricsRegistry } from '../dist/telemetry/registry.js';
+import { readTracingConfig } from '../dist/telemetry/tracing/config.js';
+import { encodeProtobuf } from '../dist/telemetry/tracing/encode.js';
+import { createOtlpSender } from '../dist/telemetry/tracing/otlp-http.js';
 import { completionValues, PREFIXES } from './lib/promptset.mjs';
 import { median } from './lib/stats.mjs';
 
@@ -65,6 +69,7 @@ function listing(count) {
 }
 
 const cases = [];
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 async function compare(id, what, withTrick, without, note) {
   const on = await time(withTrick);
   const off = await time(without);
@@ -279,6 +284,38 @@ async function compare(id, what, withTrick, without, note) {
     },
     'server/in-flight-table.ts InFlightTable',
   );
+}
+
+// 10. Spans leave through node:http on a kept-alive connection, not fetch: a
+// batch of 512 spans (about 150 KB of protobuf) to a receiver in this process.
+{
+  const receiver = createHttpServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end());
+  });
+  await new Promise((done) => receiver.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${receiver.address().port}/v1/traces`;
+  const span = (n) => ({
+    ...{ traceId: 'ab'.repeat(16), spanId: n.toString(16).padStart(16, '0'), name: 'prompts/get greet', startUs: 1e15 + n, endUs: 1e15 + n + 40, status: 0 },
+    attributes: { 'mcp.method.name': 'prompts/get', 'mcp.protocol.version': '2026-07-28', 'jsonrpc.request.id': String(n), 'gen_ai.prompt.name': 'greet' },
+  });
+  const spans = Array.from({ length: 512 }, (_, n) => span(n));
+  const config = readTracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url }, '1', () => {});
+  const send = createOtlpSender(config, { name: 'skillport', version: '1' }, silent);
+  // Each export under a signal of its own, as the batch processor gives it; without: the sender as it was.
+  await compare(
+    'otlp-node-http',
+    'a batch of 512 spans (150 KB) encoded and exported to a local receiver',
+    () => send(spans, AbortSignal.timeout(30_000)),
+    async () => {
+      const body = encodeProtobuf({ 'service.name': 'bench' }, { name: 'skillport', version: '1' }, spans);
+      const signal = AbortSignal.any([AbortSignal.timeout(30_000), AbortSignal.timeout(config.timeoutMs)]);
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body, signal });
+      await answer.arrayBuffer();
+    },
+    'telemetry/tracing/otlp-http.ts post',
+  );
+  receiver.close();
 }
 
 const result = {

@@ -344,6 +344,19 @@ describe('the OTLP encoders', () => {
     expect(decoded[0]?.resource).toEqual({ 'service.name': 'ş' });
   });
 
+  it('write attributes met before byte for byte, whatever the buffers around them did since', () => {
+    const scope = { name: 'skillport', version: '1' };
+    // A span's attributes: two that repeat, one whose values vary past what is remembered.
+    const attributes = (n: number) => ({ 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'greet', 'jsonrpc.request.id': String(n) });
+    const one = (n: number) => ({ ...span(n), attributes: attributes(n) });
+    expect(decodeProtobuf(Buffer.from(encodeProtobuf({}, scope, [one(1)])))[0]?.attributes).toEqual(attributes(1));
+    // Small buffers come from node's shared pool: bytes remembered there must not change under them.
+    for (let i = 0; i < 64; i++) Buffer.allocUnsafe(512).fill(0xff);
+    const many = Array.from({ length: 80 }, (_, n) => one(n));
+    const decoded = decodeProtobuf(Buffer.from(encodeProtobuf({}, scope, many)));
+    expect(decoded.map((got) => got.attributes)).toEqual(many.map((sent) => sent.attributes));
+  });
+
   it('write JSON with hex ids and nanoseconds as strings', () => {
     const doc = JSON.parse(encodeJson({ 'service.name': 's' }, { name: 'skillport', version: '1' }, [span(1)]));
     expect(doc.resourceSpans[0].scopeSpans[0].spans[0]).toMatchObject({

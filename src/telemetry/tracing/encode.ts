@@ -8,7 +8,7 @@
  * The protobuf is written by protobuf.ts, the whole request into one
  * buffer, on the exporter's timer, never on a request's path.
  */
-import { close, fixed32Field, idField, nanosField, type Out, open, stringField, varintField } from './protobuf.js';
+import { close, fixed32Field, idField, nanosField, type Out, open, room, stringField, varintField } from './protobuf.js';
 import { type SpanRecord, STATUS_UNSET } from './spans.js';
 
 /** The instrumentation scope every span is reported under. */
@@ -64,16 +64,53 @@ export function encodeJson(resource: Readonly<Record<string, string>>, scope: Sc
   });
 }
 
-/** `repeated KeyValue` at `field`, each value an `AnyValue.string_value` (never empty: an empty one is still sent). */
+/**
+ * The encoded `KeyValue` of a span attribute, by key then value, for the
+ * pairs met before: most repeat span after span (the method, the protocol
+ * version, the transport, the prompt), and copying their bytes costs a third
+ * of writing them (PERFORMANCE.md, Tracing). Bounded: at most KEYS_KEPT keys,
+ * VALUES_KEPT values each (a key whose values vary, as a request id's do,
+ * fills its share and is then written each time), pairs of PAIR_KEPT bytes
+ * at most.
+ */
+const known = new Map<string, Map<string, Uint8Array>>();
+const KEYS_KEPT = 64;
+const VALUES_KEPT = 32;
+const PAIR_KEPT = 256;
+
+/** One `KeyValue` at `field`, its value an `AnyValue.string_value` (never empty: an empty one is still sent). */
+function keyValueField(out: Out, field: number, key: string, value: string): void {
+  const keyValue = open(out, field);
+  stringField(out, 1, key);
+  const anyValue = open(out, 2);
+  stringField(out, 1, value, true);
+  close(out, anyValue);
+  close(out, keyValue);
+}
+
+/** `repeated KeyValue` at `field`. */
 function attributesField(out: Out, field: number, attributes: Readonly<Record<string, string>>): void {
+  for (const key in attributes) keyValueField(out, field, key, attributes[key] as string);
+}
+
+/** A span's attributes (field 9), pairs met before copied from {@link known}. */
+function spanAttributesField(out: Out, attributes: Readonly<Record<string, string>>): void {
   for (const key in attributes) {
-    const keyValue = open(out, field);
-    stringField(out, 1, key);
-    const anyValue = open(out, 2);
-    // An empty value is still sent: the value is set, and empty.
-    stringField(out, 1, attributes[key] as string, true);
-    close(out, anyValue);
-    close(out, keyValue);
+    const value = attributes[key] as string;
+    let byValue = known.get(key);
+    const bytes = byValue?.get(value);
+    if (bytes !== undefined) {
+      room(out, bytes.length);
+      out.buffer.set(bytes, out.at);
+      out.at += bytes.length;
+      continue;
+    }
+    const start = out.at;
+    keyValueField(out, 9, key, value);
+    if (byValue === undefined && known.size < KEYS_KEPT) known.set(key, (byValue = new Map()));
+    // A copy of its own: the batch's buffer may be a slice of node's shared pool, whose bytes are reused.
+    if (byValue !== undefined && byValue.size < VALUES_KEPT && out.at - start <= PAIR_KEPT)
+      byValue.set(value, new Uint8Array(out.buffer.subarray(start, out.at)));
   }
 }
 
@@ -86,7 +123,7 @@ function protoSpan(out: Out, span: SpanRecord): void {
   varintField(out, 6, KIND_SERVER);
   nanosField(out, 7, span.startUs);
   nanosField(out, 8, span.endUs);
-  attributesField(out, 9, span.attributes);
+  spanAttributesField(out, span.attributes);
   if (span.link !== undefined) {
     const link = open(out, 13);
     idField(out, 1, span.link.traceId);
