@@ -7,6 +7,7 @@
  * endpoint passes besides (media types, the body cap) is the endpoint's
  * (mcp-endpoint.ts).
  */
+import { remembering } from '../../util/remember.js';
 import { preflight, withCors } from './cors.js';
 import { Rejections, reject } from './errors.js';
 import { HEADER } from './headers.js';
@@ -24,34 +25,19 @@ export interface Guards {
   serving(): boolean;
 }
 
-export function createGuards(options: HttpOptions, methods: string, serving: () => boolean): Guards {
-  return {
-    hostAllowed: remembered(createHostCheck(options.allowedHosts)),
-    originAllowed: remembered(createOriginCheck(options.allowedOrigins)),
-    methods,
-    serving,
-  };
-}
-
-/** Most header values a check remembers; past that it starts over, so a client sending new ones grows nothing. */
+/**
+ * Most header values a check remembers. Every request of a client sends the
+ * same `Host` (and a page the same `Origin`); a verdict depends on the value
+ * alone, so a remembered one is the one the check would give.
+ */
 const REMEMBERED = 64;
 
-/**
- * A check that keeps its last verdicts by value: every request of a client
- * sends the same `Host` (and a page the same `Origin`), and a lookup costs a
- * tenth of trimming, lowercasing and matching it again. The verdict depends
- * on the value alone, so a remembered one is the one the check would give.
- */
-function remembered(check: (value: string) => boolean): (value: string) => boolean {
-  const verdicts = new Map<string, boolean>();
-  return (value) => {
-    let verdict = verdicts.get(value);
-    if (verdict === undefined) {
-      verdict = check(value);
-      if (verdicts.size >= REMEMBERED) verdicts.clear();
-      verdicts.set(value, verdict);
-    }
-    return verdict;
+export function createGuards(options: HttpOptions, methods: string, serving: () => boolean): Guards {
+  return {
+    hostAllowed: remembering(createHostCheck(options.allowedHosts), REMEMBERED),
+    originAllowed: remembering(createOriginCheck(options.allowedOrigins), REMEMBERED),
+    methods,
+    serving,
   };
 }
 

@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, silentLogger } from '../../server/index.js';
+import { remembering } from '../../util/remember.js';
 import { RETRY_AFTER, Rejections, reject } from './errors.js';
 import { readNodeBody } from './node-body.js';
 import { cutOff, type FetchHandler, toWebRequest, writeWebResponse } from './node-fetch.js';
@@ -33,16 +34,8 @@ export interface NodeHandlerOptions {
   maxBufferedResponseBytes?: number;
 }
 
-/** The names the handler asks for (a dozen constants), lowercased once, not per lookup; at most 64 kept. */
-const LOWER = new Map<string, string>();
-function lowerName(name: string): string {
-  let lower = LOWER.get(name);
-  if (lower === undefined) {
-    lower = name.toLowerCase();
-    if (LOWER.size < 64) LOWER.set(name, lower);
-  }
-  return lower;
-}
+/** The names the handler asks for (a dozen constants), lowercased once, not per lookup. */
+const lowerName = remembering((name) => name.toLowerCase(), 64);
 
 /**
  * Request headers read from the raw list, case-insensitively: several fields
