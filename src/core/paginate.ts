@@ -97,6 +97,13 @@ interface Kept {
  */
 export function createPager(pageSize: number, keep = 8): Pager {
   const versions = new WeakMap<object, string>();
+  /**
+   * The one page of each list that fits on one. Such a page mints no cursor,
+   * so its version is never seen and is not computed for it: the digest
+   * stringifies the whole list, which for 10,000 prompts cost about 10 ms
+   * and a megabyte of garbage at the first prompts/list (PERFORMANCE.md).
+   */
+  const wholes = new WeakMap<object, Encoded<Page<unknown>>>();
   const kept = new Map<string, Kept>();
   let local = 0;
   let lastUsed = '';
@@ -134,6 +141,14 @@ export function createPager(pageSize: number, keep = 8): Pager {
 
   return {
     page<T>(items: readonly T[], cursor: string | undefined, view?: string): Encoded<Page<T>> {
+      if (cursor === undefined && items.length <= pageSize) {
+        let whole = wholes.get(items) as Encoded<Page<T>> | undefined;
+        if (!whole) {
+          whole = encodeOnce<Page<T>>({ items: Object.freeze(items.slice()) });
+          wholes.set(items, whole);
+        }
+        return whole;
+      }
       let version = versionOf(items, view);
       let list: readonly T[] = items;
       let offset = 0;

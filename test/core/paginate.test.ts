@@ -47,6 +47,24 @@ describe('createPager', () => {
     expect(pager.page(items, first.nextCursor)).toBe(second);
   });
 
+  it('answers a list that fits on one page without digesting it, and digests it when a cursor names a version', () => {
+    const pager = createPager(3);
+    let digested = 0;
+    // The version is the digest of the list's JSON text: toJSON counts how often it is made.
+    const item = (name: string) => ({ name, toJSON: () => (digested++, { name }) });
+    const whole = [item('a'), item('b')];
+    const page = pager.page(whole, undefined);
+    expect(page).toEqual({ items: whole });
+    expect(Object.isFrozen(page) && Object.isFrozen(page.items)).toBe(true);
+    expect(pager.page(whole, undefined)).toBe(page);
+    expect(digested).toBe(0);
+    // A cursor minted elsewhere for this content and a smaller page (another replica's) still pages it.
+    const elsewhere = createPager(1).page(whole, undefined);
+    expect(digested).toBe(2);
+    expect(pager.page(whole, elsewhere.nextCursor)).toEqual({ items: [whole[1]] });
+    expect(digested).toBe(4);
+  });
+
   it('pages a new list afresh and keeps the old one reachable by its cursors', () => {
     const pager = createPager(2);
     const v1 = ['a', 'b', 'c'];
