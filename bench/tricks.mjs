@@ -318,6 +318,33 @@ async function compare(id, what, withTrick, without, note) {
   receiver.close();
 }
 
+// 11. stdio joins a tick's answers into one string before writing: 500 answers of a pipelined
+// burst into a pipe (a child that reads and drops), corked strings against one joined string.
+{
+  const { spawn } = await import('node:child_process');
+  const sink = spawn('sh', ['-c', 'cat > /dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada in a warm tone.' } }] } })}\n`;
+  const drained = () => (sink.stdin.writableNeedDrain ? new Promise((done) => sink.stdin.once('drain', done)) : undefined);
+  await compare(
+    'stdio-joined',
+    'a pipelined burst of 500 stdio answers written to a pipe (µs a burst)',
+    () => {
+      let text = '';
+      for (let i = 0; i < 500; i++) text += line;
+      sink.stdin.write(text);
+      return drained();
+    },
+    () => {
+      sink.stdin.cork();
+      for (let i = 0; i < 500; i++) sink.stdin.write(line);
+      sink.stdin.uncork();
+      return drained();
+    },
+    'transport/stdio/stdout.ts write, writeText',
+  );
+  sink.stdin.end();
+}
+
 const result = {
   date: new Date().toISOString(),
   node: process.version,
