@@ -1,6 +1,7 @@
-// stdio: sequential prompts/get round trips (each waits for its answer), then
-// the same number pipelined (written at once), raw newline-delimited JSON-RPC
-// from the parent. Ratios per round against the floor on the same revision.
+// stdio: after a warm-up of sequential calls, sequential prompts/get round
+// trips (each waits for its answer), then the same number pipelined (written
+// at once), raw newline-delimited JSON-RPC from the parent. Ratios per round
+// against the floor on the same revision.
 import { performance } from 'node:perf_hooks';
 import { cellKey, ERA_LABEL, STDIO_SERVERS } from '../config.mjs';
 import { cpuMs } from '../lib/proc.mjs';
@@ -27,7 +28,9 @@ export default async function stdio({ cfg, rel, log, sleep, timeLeft, unavailabl
         const problem = checkResult(GET, first);
         if (problem) throw new Error(`prompts/get: ${problem}`);
         const call = client.caller('prompts/get', PARAMS, { era });
-        for (let i = 0; i < 1000; i++) await call();
+        // Each round is a new process: warmed up for as long as an HTTP cell's server (cfg.warmup
+        // seconds), so both measure code the JIT has optimized, not a process still compiling.
+        for (const until = performance.now() + cfg.warmup * 1000; performance.now() < until; ) await call();
         const lat = new Float64Array(n);
         let cpu0 = cpuMs(client.pid);
         const t0 = performance.now();
@@ -99,5 +102,5 @@ export default async function stdio({ cfg, rel, log, sleep, timeLeft, unavailabl
       samples: mine,
     };
   }
-  return { n, table };
+  return { n, warmup: cfg.warmup, table };
 }
