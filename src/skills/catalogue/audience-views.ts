@@ -48,15 +48,15 @@ export class AudienceViews {
     this.#whole = whole;
   }
 
-  /** Whether anything is restricted, or `principal` is no one in particular: then every view is the whole one. */
-  #seesAll(principal: Principal | undefined): principal is undefined {
-    return principal === undefined || !this.#whole.owners.restricted;
+  /** The key of the audience set `principal` sees: undefined when it sees the whole (no principal, or nothing restricted). */
+  #keyOf(principal: Principal | undefined): string | undefined {
+    return principal === undefined || !this.#whole.owners.restricted ? undefined : audienceKey(principal);
   }
 
   skillDirectoryFor(principal: Principal | undefined): SkillDirectory {
     const whole = this.#whole;
-    if (this.#seesAll(principal)) return whole.skillDirectory;
-    const key = audienceKey(principal);
+    const key = this.#keyOf(principal);
+    if (key === undefined) return whole.skillDirectory;
     return (
       this.#directories.get(key) ??
       keep(this.#directories, key, new SkillDirectory({ skills: whole.skills.filter((skill) => mayUse(skill, principal)), promptsByName: whole.promptsByName }))
@@ -65,8 +65,8 @@ export class AudienceViews {
 
   skillCompletionsFor(principal: Principal | undefined): CompletionIndex {
     const whole = this.#whole;
-    if (this.#seesAll(principal)) return whole.skillCompletions;
-    const key = audienceKey(principal);
+    const key = this.#keyOf(principal);
+    if (key === undefined) return whole.skillCompletions;
     return (
       this.#completions.get(key) ??
       keep(this.#completions, key, createCompletionIndex([...whole.topSkills.values()].filter((skill) => mayUse(skill, principal)).map((skill) => skill.path)))
@@ -74,7 +74,7 @@ export class AudienceViews {
   }
 
   mayRead(uri: string, principal: Principal | undefined): boolean {
-    if (this.#seesAll(principal)) return true;
+    if (principal === undefined || !this.#whole.owners.restricted) return true;
     const owner = this.#whole.owners.ownerOf(uri);
     return owner === undefined || mayUse(owner, principal);
   }
@@ -99,8 +99,8 @@ export class AudienceViews {
 
   /** What `principal` may use of a skill holding a restricted nested skill's files; undefined when that is all of them. */
   #fileView(skill: SkillRecord, principal: Principal | undefined): { files: readonly SkillFileRecord[]; paths?: CompletionIndex } | undefined {
-    if (this.#seesAll(principal) || !this.#holds(skill)) return undefined;
-    const key = audienceKey(principal);
+    const key = this.#keyOf(principal);
+    if (key === undefined || !this.#holds(skill)) return undefined;
     const bySkill = this.#files.get(key) ?? keep(this.#files, key, new Map());
     let view = bySkill.get(skill);
     if (!view) {
