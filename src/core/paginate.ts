@@ -51,6 +51,30 @@ const VERSIONED = 'sp3:';
 /** A version in a cursor: a content digest, or a local number for a list that has no JSON form. */
 const VERSIONED_CURSOR = /^([0-9a-f]{16}|l\d+):(\d+)$/;
 
+/** The version and offset a cursor of {@link createPager} names; -32602 for anything else. */
+function readCursor(cursor: string): { version: string; offset: number } {
+  let text = '';
+  try {
+    text = atob(cursor);
+  } catch {
+    // Not base64: rejected below.
+  }
+  const match = text.startsWith(VERSIONED) ? VERSIONED_CURSOR.exec(text.slice(VERSIONED.length)) : null;
+  const offset = Number(match?.[2]);
+  if (!match || !Number.isSafeInteger(offset)) throw new InvalidParamsError('Invalid cursor', { cursor });
+  return { version: match[1] as string, offset };
+}
+
+/** The one page of a list that fits on one, kept with the list in `wholes`. */
+function wholePage<T>(wholes: WeakMap<object, Encoded<Page<unknown>>>, items: readonly T[]): Encoded<Page<T>> {
+  let whole = wholes.get(items) as Encoded<Page<T>> | undefined;
+  if (!whole) {
+    whole = encodeOnce<Page<T>>({ items: Object.freeze(items.slice()) });
+    wholes.set(items, whole);
+  }
+  return whole;
+}
+
 /** Pages over the successive versions of one list; see {@link createPager}. */
 export interface Pager {
   /**
@@ -141,34 +165,19 @@ export function createPager(pageSize: number, keep = 8): Pager {
 
   return {
     page<T>(items: readonly T[], cursor: string | undefined, view?: string): Encoded<Page<T>> {
-      if (cursor === undefined && items.length <= pageSize) {
-        let whole = wholes.get(items) as Encoded<Page<T>> | undefined;
-        if (!whole) {
-          whole = encodeOnce<Page<T>>({ items: Object.freeze(items.slice()) });
-          wholes.set(items, whole);
-        }
-        return whole;
-      }
+      if (cursor === undefined && items.length <= pageSize) return wholePage(wholes, items);
       let version = versionOf(items, view);
       let list: readonly T[] = items;
       let offset = 0;
       if (cursor !== undefined) {
-        let text = '';
-        try {
-          text = atob(cursor);
-        } catch {
-          // Not base64: rejected below.
-        }
-        const match = text.startsWith(VERSIONED) ? VERSIONED_CURSOR.exec(text.slice(VERSIONED.length)) : null;
+        const named = readCursor(cursor);
         // The current list, whoever minted the cursor (another replica with the same content), or a kept one.
-        const named = match?.[1];
-        const older = named === undefined || named === version ? undefined : kept.get(named);
-        const source = named === undefined ? undefined : named === version ? items : older?.view === view ? older?.items : undefined;
-        if (named === undefined || !source || !match) throw new InvalidParamsError('Invalid cursor', { cursor });
-        version = named;
+        const older = named.version === version ? undefined : kept.get(named.version);
+        const source = named.version === version ? items : older?.view === view ? older?.items : undefined;
+        if (!source) throw new InvalidParamsError('Invalid cursor', { cursor });
+        version = named.version;
         list = source as readonly T[];
-        offset = Number(match[2]);
-        if (!Number.isSafeInteger(offset)) throw new InvalidParamsError('Invalid cursor', { cursor });
+        offset = named.offset;
       }
       const entry = remember(version, list, view);
       const known = entry.pages.get(offset) as Encoded<Page<T>> | undefined;
