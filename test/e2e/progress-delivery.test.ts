@@ -19,6 +19,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpFixture } from '../_http-client.js';
 import { ROOT } from '../_stdio-client.js';
+import { PROGRESS_COMBINATIONS } from '../fixtures/progress-combinations.mjs';
 import { offering } from './_offering.js';
 
 const FIXTURE = `${ROOT}test/fixtures/servers/progress.mjs`;
@@ -102,40 +103,31 @@ async function connect(sdk: Sdk, wire: Wire, revision: string): Promise<Heard> {
   };
 }
 
-const COMBINATIONS: Array<[Sdk, Wire, string]> = [
-  ['v1', 'stdio', '2025-06-18'],
-  ['v1', 'stdio', '2025-11-25'],
-  ['v1', 'http', '2025-06-18'],
-  ['v1', 'http', '2025-11-25'],
-  ['v2', 'stdio', '2025-06-18'],
-  ['v2', 'stdio', '2025-11-25'],
-  ['v2', 'stdio', '2026-07-28'],
-  ['v2', 'http', '2025-06-18'],
-  ['v2', 'http', '2025-11-25'],
-  ['v2', 'http', '2026-07-28'],
-];
-
 describe('a fast tool’s progress and log messages reach the official clients', () => {
-  it.each(COMBINATIONS)('SDK %s over %s on %s: every one, in order, before the result, and none after it', { retry: RETRY }, async (sdk, wire, revision) => {
-    const heard = await connect(sdk, wire, revision);
-    const expected = Array.from({ length: STEPS }, (_, at) => at + 1);
-    let complete = 0;
-    for (let call = 0; call < CALLS; call++) {
-      const before = heard.logs.length;
-      const seen = await heard.call(STEPS);
-      // Log messages are not dropped, but must come before the result too.
-      expect(heard.logs.slice(before)).toEqual(expected.map((step) => `step ${step}`));
-      if (seen.length === STEPS) complete++;
-      else expect(seen).toEqual(expected.slice(0, seen.length));
-    }
-    expect(complete).toBe(CALLS);
-    expect(heard.errors).toEqual([]);
+  it.each(PROGRESS_COMBINATIONS)(
+    'SDK %s over %s on %s: every one, in order, before the result, and none after it',
+    { retry: RETRY },
+    async (sdk, wire, revision) => {
+      const heard = await connect(sdk, wire, revision);
+      const expected = Array.from({ length: STEPS }, (_, at) => at + 1);
+      let complete = 0;
+      for (let call = 0; call < CALLS; call++) {
+        const before = heard.logs.length;
+        const seen = await heard.call(STEPS);
+        // Log messages are not dropped, but must come before the result too.
+        expect(heard.logs.slice(before)).toEqual(expected.map((step) => `step ${step}`));
+        if (seen.length === STEPS) complete++;
+        else expect(seen).toEqual(expected.slice(0, seen.length));
+      }
+      expect(complete).toBe(CALLS);
+      expect(heard.errors).toEqual([]);
 
-    // The last call's context, used after its result: nothing is sent (a progress
-    // notification would be for a token the client no longer knows, which it reports).
-    const logs = heard.logs.length;
-    await heard.late();
-    expect(heard.logs.length).toBe(logs);
-    expect(heard.errors).toEqual([]);
-  });
+      // The last call's context, used after its result: nothing is sent (a progress
+      // notification would be for a token the client no longer knows, which it reports).
+      const logs = heard.logs.length;
+      await heard.late();
+      expect(heard.logs.length).toBe(logs);
+      expect(heard.errors).toEqual([]);
+    },
+  );
 });

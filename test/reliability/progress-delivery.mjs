@@ -20,6 +20,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PROGRESS_COMBINATIONS } from '../fixtures/progress-combinations.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/servers/progress.mjs', import.meta.url));
 const CALLS = Number(process.argv[2] ?? 200);
@@ -96,20 +97,8 @@ async function measure(sdk, wire, revision) {
   return { progress, logsBeforeResult, sent };
 }
 
-const COMBINATIONS = [
-  ['v1', 'stdio', '2025-06-18'],
-  ['v1', 'stdio', '2025-11-25'],
-  ['v1', 'http', '2025-06-18'],
-  ['v1', 'http', '2025-11-25'],
-  ['v2', 'stdio', '2025-06-18'],
-  ['v2', 'stdio', '2025-11-25'],
-  ['v2', 'stdio', '2026-07-28'],
-  ['v2', 'http', '2025-06-18'],
-  ['v2', 'http', '2025-11-25'],
-  ['v2', 'http', '2026-07-28'],
-];
 const only = process.env.ONLY;
-for (const [sdk, wire, revision] of COMBINATIONS) {
+for (const [sdk, wire, revision] of PROGRESS_COMBINATIONS) {
   if (only && !`${sdk} ${wire} ${revision}`.includes(only)) continue;
   const { progress, logsBeforeResult, sent } = await measure(sdk, wire, revision);
   console.log(`${sdk} ${wire.padEnd(5)} ${revision}: progress ${progress}/${sent}, log messages before the result ${logsBeforeResult}/${sent}`);
