@@ -43,26 +43,36 @@ function retryAfterMs(response: IncomingMessage): number | undefined {
   return Number(header.trim()) * 1000;
 }
 
-/** Where batches go: the URL, and an agent of its own whose idle connection the next export reuses (idle, it holds no process open). */
+/**
+ * Where batches go: the URL, the request function of its scheme, and an
+ * agent of its own whose idle connection the next export reuses (idle, it
+ * holds no process open). Decided once per sender, not per batch.
+ */
 interface Target {
   readonly config: TracingConfig;
   readonly url: URL;
+  readonly send: typeof httpRequest;
   readonly agent: HttpAgent;
   readonly contentType: string;
 }
 
 function targetOf(config: TracingConfig): Target {
   const url = new URL(config.url);
-  const agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  return { config, url, agent, contentType: config.protocol === 'http/json' ? 'application/json' : 'application/x-protobuf' };
+  const secure = url.protocol === 'https:';
+  return {
+    config,
+    url,
+    send: secure ? httpsRequest : httpRequest,
+    agent: secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true }),
+    contentType: config.protocol === 'http/json' ? 'application/json' : 'application/x-protobuf',
+  };
 }
 
 /** POSTs `body`; the answer once its body is read (and dropped), so the connection is reused. */
 function post(target: Target, body: string | Uint8Array, signal: AbortSignal): Promise<IncomingMessage> {
   const headers = { ...target.config.headers, 'content-type': target.contentType, 'content-length': String(Buffer.byteLength(body)) };
-  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const request = send(target.url, { method: 'POST', headers, agent: target.agent, signal }, (response) => {
+    const request = target.send(target.url, { method: 'POST', headers, agent: target.agent, signal }, (response) => {
       response.on('error', reject);
       response.on('end', () => resolve(response));
       response.resume();
