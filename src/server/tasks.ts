@@ -15,6 +15,7 @@ import type { Logger } from '../core/context.js';
 import { ended, isTerminal, type TaskOutcome, type TaskRecord, type TaskStart, type TaskStore, type Tasks } from '../core/tasks.js';
 import { ErrorCode, ProtocolError } from '../jsonrpc/errors.js';
 import { pause } from '../util/pause.js';
+import { fitsBound } from './task-bound.js';
 import { answerOpen, askInTask, deliver, type Running, taskContext } from './task-input.js';
 
 /** How tasks are kept (`createServer({ tasks })`). */
@@ -165,28 +166,6 @@ class Runner implements TaskRunner {
     }
   }
 
-  /**
-   * Whether `id`, just listed among `owner`'s tasks, fits the bound: the
-   * oldest finished tasks past it go, and a running one past it is refused.
-   * Checked once the id is listed, so starts that race see one order and the
-   * first ones win (a check before listing let them all through).
-   */
-  async #fits(owner: string | undefined, id: string): Promise<boolean> {
-    const ids = await this.#store.owned(owner);
-    const records = await Promise.all(ids.map((known) => this.#read(known)));
-    let excess = ids.length - this.#maxTasks;
-    const running: string[] = [];
-    for (const [index, known] of ids.entries()) {
-      const record = records[index];
-      if (record && !isTerminal(record.status)) running.push(known);
-      else if (excess > 0) {
-        await this.#store.delete(known);
-        excess--;
-      }
-    }
-    return running.indexOf(id) < this.#maxTasks;
-  }
-
   /** A record, marked failed when its runner's lease ran out while it was not terminal. */
   async #read(id: string): Promise<TaskRecord | undefined> {
     const record = await this.#store.get(id);
@@ -216,9 +195,9 @@ class Runner implements TaskRunner {
     };
     // Written before the answer: a tasks/get right after it finds the task on any replica (SEP-2663 §Task Creation).
     if (!(await this.#store.put(record, undefined))) throw new Error('A task id was taken twice');
-    // Listed before the bound is checked (`#fits`); the list itself drops nothing.
+    // Listed before the bound is checked (task-bound.ts); the list itself drops nothing.
     await this.#store.own(spec.owner, record.id, Number.MAX_SAFE_INTEGER);
-    if (!(await this.#fits(spec.owner, record.id))) {
+    if (!(await fitsBound(this.#store, (id) => this.#read(id), this.#maxTasks, spec.owner, record.id))) {
       await this.#store.delete(record.id);
       throw new ProtocolError(ErrorCode.InternalError, `At most ${this.#maxTasks} tasks may be kept at once; wait for one to finish`);
     }

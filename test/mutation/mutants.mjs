@@ -500,6 +500,15 @@ export const MUTANTS = [
     replace: 'own = current.owner !== null;',
     tests: ['test/server/tasks.test.ts'],
   },
+  // 2025-11-25 basic/utilities/tasks §Security Considerations, Resource Management: limits on concurrent tasks per requestor.
+  {
+    id: 'task-bound',
+    rule: 'a caller keeps at most maxTasksPerOwner running tasks: past it a new one is refused',
+    file: 'src/server/task-bound.ts',
+    find: 'return running.indexOf(id) < max;',
+    replace: 'return true;',
+    tests: ['test/server/tasks.test.ts'],
+  },
   // §Security Considerations: a server that cannot tell callers apart SHOULD NOT list tasks.
   {
     id: 'task-list-identified',

@@ -226,6 +226,19 @@ describe('bounds', () => {
     expect((await tasks.list('alice')).map((record) => record.id).sort()).toEqual([...started].sort());
   });
 
+  it('reads no other task to start one while its owner is under the bound', async () => {
+    // Over Redis every read is a round trip: a start must not cost one per task its owner keeps.
+    const store = memoryTaskStore();
+    let reads = 0;
+    const counting: TaskStore = { ...store, replica: store.replica, get: (id) => (reads++, store.get(id)) };
+    const tasks = runner({ maxTasksPerOwner: 30 }, counting);
+    for (let i = 0; i < 20; i++) await tasks.start(spec(() => new Promise(() => {})));
+    reads = 0;
+    await tasks.start(spec(() => new Promise(() => {})));
+    expect(reads).toBe(0);
+    expect(await tasks.list('alice')).toHaveLength(21);
+  });
+
   it('forgets a task once its TTL has passed', async () => {
     const tasks = runner({ ttlMs: 100 });
     const created = await tasks.start(spec(async () => text('brief')));
