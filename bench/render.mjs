@@ -159,7 +159,7 @@ function stdio(p, s) {
   p('## stdio');
   p();
   p(
-    `Each contender in a new process per round, warmed up with ${s.warmup ?? 0} s of sequential calls (as long as an HTTP cell's warm-up), then ${fmt.n(s.n)} sequential prompts/get round trips (each waits for its answer), then ${fmt.n(s.n)} pipelined (written at once); raw newline-delimited JSON-RPC from the parent. Ratios per round against the floor and skillport on the same revision, median over rounds. CPU µs/req: the server process’s CPU time ÷ requests.`,
+    `Each contender in a new process per round, warmed up with ${s.warmup ?? 0} s of sequential calls (as long as an HTTP cell's warm-up), then ${fmt.n(s.n)} sequential prompts/get round trips (each waits for its answer), then ${s.pipeN ? `${fmt.n(s.n)} pipelined (written at once, not timed: the first pipelined batch of a process is mostly its code being compiled), then ${fmt.n(s.pipeN)} pipelined, timed from the write of lines built beforehand` : `${fmt.n(s.n)} pipelined (written at once)`}; raw newline-delimited JSON-RPC from the parent. Ratios per round against the floor and skillport on the same revision, median over rounds. CPU µs/req: the server process’s CPU time ÷ requests.`,
   );
   p();
   p(

@@ -95,24 +95,37 @@ export function spawnStdio(command, args, { env = {}, cwd } = {}) {
       };
     },
     /** Sends `count` requests at once; resolves when all are answered. */
-    pipelined(count, method, params, { era = 'legacy', timeoutMs = 60_000 } = {}) {
+    pipelined(count, method, params, options) {
+      return this.batch(count, method, params, options).send();
+    },
+    /**
+     * `count` requests made ready to send at once: their lines are written
+     * when `send` is called, which resolves when all are answered. A timed
+     * batch is made before its clock starts, so the time is the server's
+     * (and reading its answers), not this process building 20,000 lines.
+     */
+    batch(count, method, params, { era = 'legacy', timeoutMs = 60_000 } = {}) {
       const p = era === 'modern' ? { ...(params ?? {}), _meta: META } : params;
       let lines = '';
-      const waits = [];
+      const ids = [];
       for (let i = 0; i < count; i++) {
         const id = nextId++;
-        waits.push(new Promise((resolve) => pending.set(id, resolve)));
+        ids.push(id);
         lines += `${JSON.stringify({ jsonrpc: '2.0', id, method, params: p })}\n`;
       }
-      const all = Promise.all(waits);
-      child.stdin.write(lines);
-      let timer;
-      return Promise.race([
-        all.finally(() => clearTimeout(timer)),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`pipelined ${method} timed out`)), timeoutMs);
-        }),
-      ]);
+      return {
+        send() {
+          const all = Promise.all(ids.map((id) => new Promise((resolve) => pending.set(id, resolve))));
+          child.stdin.write(lines);
+          let timer;
+          return Promise.race([
+            all.finally(() => clearTimeout(timer)),
+            new Promise((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`pipelined ${method} timed out`)), timeoutMs);
+            }),
+          ]);
+        },
+      };
     },
     async handshake(era = 'legacy') {
       if (era === 'modern') {
