@@ -1,0 +1,74 @@
+// Where skillport's cost per request sits: the strict floor, skillport's
+// transport ends alone (bench/servers/adapter.mjs: the node:http adapter and
+// the JSON-RPC layer around answers computed in a few lines), and skillport
+// as the README teaches, served side by side and alternating in one run.
+// adapter − floor is what the transport ends cost; skillport − adapter is
+// what the layers between them cost (guards, routes, sessions, the resolver,
+// the connection, the registry and the engine).
+//
+//   npm run build && node bench/split.mjs [--rounds=5] [--duration=2] [--cells=ping:legacy,get:legacy,get:modern]
+//
+// ping is 2025-11-25's (2026-07-28 has none): the smallest request there is.
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './lib/http-load.mjs';
+import { cpuMs, startHttpServer, stopChild } from './lib/proc.mjs';
+import { median } from './lib/stats.mjs';
+import { openEra, WORKLOADS } from './lib/wire.mjs';
+
+const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
+const flag = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const rounds = Number(flag('rounds', '5'));
+const duration = Number(flag('duration', '2'));
+const PING = { id: 'ping', label: 'ping', method: 'ping', params: () => undefined };
+const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' };
+const cells = flag('cells', 'ping:legacy,get:legacy,get:modern,complete:legacy,complete:modern')
+  .split(',')
+  .map((cell) => {
+    const [id, era] = cell.split(':');
+    const workload = id === 'ping' ? PING : WORKLOADS.find((w) => w.id === id);
+    if (!workload || !ERAS[era] || (id === 'ping' && era !== 'legacy')) throw new Error(`unknown cell ${cell}`);
+    return { workload, era };
+  });
+const CONTENDERS = { floor: 'bench/servers/floor.mjs', adapter: 'bench/servers/adapter.mjs', skillport: 'bench/servers/skillport.mjs' };
+
+const servers = {};
+for (const [name, script] of Object.entries(CONTENDERS)) servers[name] = await startHttpServer({ script: join(HEAD, script) });
+const samples = {};
+try {
+  const sessions = {};
+  for (const name of Object.keys(servers)) for (const era of Object.keys(ERAS)) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
+  for (let round = 0; round < rounds; round++) {
+    for (const { workload, era } of cells) {
+      const order = Object.keys(servers);
+      // Each contender goes first in turn.
+      for (let k = 0; k < round % order.length; k++) order.push(order.shift());
+      for (const name of order) {
+        const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
+        if (round === 0) await runLoad({ ...options, duration: 0.5 });
+        const cpu = cpuMs(servers[name].pid);
+        const result = await runLoad({ ...options, duration });
+        const list = (samples[`${workload.id} ${era} ${name}`] ??= []);
+        list.push({ rps: result.rps, cpuUs: ((cpuMs(servers[name].pid) - cpu) * 1000) / result.requests });
+        await new Promise((done) => setTimeout(done, 150));
+      }
+    }
+  }
+} finally {
+  for (const server of Object.values(servers)) await stopChild(server.child);
+}
+
+const lines = [
+  `${rounds} round(s) of ${duration} s per cell, 16 connections; medians. CPU: the server process's, all threads, per request.`,
+  '',
+  '| Cell | floor req/s | adapter req/s | skillport req/s | floor CPU µs | adapter CPU µs | skillport CPU µs | transport ends (adapter − floor) | layers between (skillport − adapter) |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+];
+for (const { workload, era } of cells) {
+  const of = (name, key) => median(samples[`${workload.id} ${era} ${name}`].map((s) => s[key]));
+  const [floor, adapter, skillport] = ['floor', 'adapter', 'skillport'].map((name) => ({ rps: of(name, 'rps'), cpu: of(name, 'cpuUs') }));
+  lines.push(
+    `| ${workload.label}, ${ERAS[era]} | ${floor.rps.toFixed(0)} | ${adapter.rps.toFixed(0)} | ${skillport.rps.toFixed(0)} | ${floor.cpu.toFixed(1)} | ${adapter.cpu.toFixed(1)} | ${skillport.cpu.toFixed(1)} | ${(adapter.cpu - floor.cpu).toFixed(1)} | ${(skillport.cpu - adapter.cpu).toFixed(1)} |`,
+  );
+}
+console.log(lines.join('\n'));
