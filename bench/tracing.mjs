@@ -7,8 +7,9 @@
 //   npm run bench:tracing -- [--rounds=5] [--duration=2] [--workload=get] [--what=tracing|metrics]
 //
 // Each cell is the median of its rounds, on and off taking turns to go
-// first; the receiver runs in this process, as light as a socket that reads.
-import { createServer } from 'node:http';
+// first. The receiver (bench/servers/otlp-sink.mjs) runs in a process of its
+// own, as a collector does: in this one, reading the spans slowed the load
+// generator, and so the server it measured with tracing on.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLoad } from './lib/http-load.mjs';
@@ -26,18 +27,8 @@ const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' };
 const what = flag('what', 'tracing');
 if (what !== 'tracing' && what !== 'metrics') throw new Error('--what must be tracing or metrics');
 
-const received = { posts: 0, bytes: 0 };
-const receiver = createServer((request, response) => {
-  request.on('data', (chunk) => {
-    received.bytes += chunk.length;
-  });
-  request.on('end', () => {
-    received.posts++;
-    response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-  });
-});
-await new Promise((done) => receiver.listen(0, '127.0.0.1', done));
-const endpoint = `http://127.0.0.1:${receiver.address().port}`;
+const sink = await startHttpServer({ script: join(HEAD, 'bench/servers/otlp-sink.mjs') });
+const endpoint = sink.url;
 
 const script = join(HEAD, 'bench/servers/skillport.mjs');
 // The servers inherit this environment: neither may see an OTEL_* variable of the caller's.
@@ -49,6 +40,7 @@ const servers = {
     env: what === 'tracing' ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } : { SKILLPORT_BENCH_METRICS: '1' },
   }),
 };
+let received = { posts: 0, bytes: 0 };
 const lines = ['| Cell | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
 try {
   const sessions = {};
@@ -72,9 +64,9 @@ try {
     const cpu = (samples) => median(samples.map((s) => s.cpuUs)).toFixed(1);
     lines.push(`| HTTP ${workload.id}, ${ERAS[era]} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}× | ${cpu(off)} | ${cpu(on)} |`);
   }
+  received = await (await fetch(`${endpoint}/received`)).json();
 } finally {
-  for (const server of Object.values(servers)) await stopChild(server.child);
-  receiver.close();
+  for (const server of [...Object.values(servers), sink]) await stopChild(server.child);
 }
 console.log(
   `${workload.label}, ${what}: ${rounds} round(s) of ${duration} s per cell, 16 connections; spans received: ${received.posts} POSTs, ${received.bytes} bytes\n`,
