@@ -24,13 +24,17 @@ function encodeCursor(offset: number): string {
   return trimEndOf(btoa(`${PREFIX}${offset}`), '=');
 }
 
-function decodeCursor(cursor: string): number {
-  let text: string;
+/** A cursor's text; -32602 when it is not base64. */
+function cursorText(cursor: string): string {
   try {
-    text = atob(cursor);
+    return atob(cursor);
   } catch {
     throw new InvalidParamsError('Invalid cursor', { cursor });
   }
+}
+
+function decodeCursor(cursor: string): number {
+  const text = cursorText(cursor);
   const offset = text.startsWith(PREFIX) ? Number(text.slice(PREFIX.length)) : Number.NaN;
   if (!Number.isSafeInteger(offset) || offset < 0) throw new InvalidParamsError('Invalid cursor', { cursor });
   return offset;
@@ -53,12 +57,7 @@ const VERSIONED_CURSOR = /^([0-9a-f]{16}|l\d+):(\d+)$/;
 
 /** The version and offset a cursor of {@link createPager} names; -32602 for anything else. */
 function readCursor(cursor: string): { version: string; offset: number } {
-  let text = '';
-  try {
-    text = atob(cursor);
-  } catch {
-    // Not base64: rejected below.
-  }
+  const text = cursorText(cursor);
   const match = text.startsWith(VERSIONED) ? VERSIONED_CURSOR.exec(text.slice(VERSIONED.length)) : null;
   const offset = Number(match?.[2]);
   if (!match || !Number.isSafeInteger(offset)) throw new InvalidParamsError('Invalid cursor', { cursor });
