@@ -13,14 +13,14 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './lib/http-load.mjs';
-import { cpuMs, startHttpServer, stopChild } from './lib/proc.mjs';
+import { ERAS, flag } from './config.mjs';
+import { openSessions, timeCell } from './lib/cells.mjs';
+import { startHttpServer, stopChild } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
-import { openEra, WORKLOADS } from './lib/wire.mjs';
+import { WORKLOADS } from './lib/wire.mjs';
 import { coldOnce } from './phases/cold.mjs';
 
 const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
-const flag = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const base = flag('base');
 if (!base) {
   console.error('usage: node bench/ab.mjs --base=REV [--rounds=5] [--duration=2]');
@@ -32,7 +32,6 @@ const duration = Number(flag('duration', '2'));
 const only = flag('only')?.split(',');
 const workloads = only ? WORKLOADS.filter((w) => only.includes(w.id)) : WORKLOADS;
 const withCold = flag('cold', 'yes') !== 'no';
-const ERAS = ['legacy', 'modern'];
 
 const BASE = join(mkdtempSync(join(tmpdir(), 'skillport-ab-')), 'tree');
 execFileSync('git', ['-C', HEAD, 'worktree', 'add', '--detach', BASE, base], { stdio: 'ignore' });
@@ -44,20 +43,14 @@ try {
   const servers = {};
   for (const [name, tree] of Object.entries(trees)) servers[name] = await startHttpServer({ script: join(tree, 'bench/servers/skillport.mjs') });
   try {
-    const sessions = {};
-    for (const name of Object.keys(trees)) for (const era of ERAS) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
+    const sessions = await openSessions(servers, ERAS);
     const cells = {};
     for (let round = 0; round < rounds; round++) {
       for (const workload of workloads) {
         for (const era of ERAS) {
           for (const name of round % 2 ? ['head', 'base'] : ['base', 'head']) {
-            const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
-            if (round === 0) await runLoad({ ...options, duration: 0.5 });
-            const cpu = cpuMs(servers[name].pid);
-            const result = await runLoad({ ...options, duration });
-            const cell = (cells[`${workload.id}, ${era}`] ??= { base: [], head: [] });
-            cell[name].push({ rps: result.rps, cpuUs: ((cpuMs(servers[name].pid) - cpu) * 1000) / result.requests });
-            await new Promise((done) => setTimeout(done, 150));
+            const sample = await timeCell(servers, sessions, name, { workload, era, duration, warm: round === 0 });
+            (cells[`${workload.id}, ${era}`] ??= { base: [], head: [] })[name].push(sample);
           }
         }
       }

@@ -7,9 +7,14 @@ export const ERA_LABEL = { legacy: '2025-11-25', modern: '2026-07-28' };
 export const ERAS = ['legacy', 'modern'];
 export const cellKey = (id, era) => `${id}@${era}`;
 
+/** The value of `--name=value` in `argv`, or `fallback`. */
+export function flag(name, fallback, argv = process.argv) {
+  return argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+}
+
 /** Flags: --quick, --only=a,b, --out=FILE, --sustain=SECONDS, --report-from=RESULTS.json. */
 export function parseFlags(argv) {
-  const value = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const value = (name) => flag(name, undefined, argv);
   const only = (value('only') ?? '').split(',').filter(Boolean);
   const unknown = only.filter((p) => !PHASES.includes(p));
   if (unknown.length) throw new Error(`--only: unknown phase ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);

@@ -11,13 +11,13 @@
 // ping is 2025-11-25's (2026-07-28 has none): the smallest request there is.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './lib/http-load.mjs';
-import { cpuMs, startHttpServer, stopChild } from './lib/proc.mjs';
+import { flag } from './config.mjs';
+import { openSessions, timeCell } from './lib/cells.mjs';
+import { startHttpServer, stopChild } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
-import { openEra, WORKLOADS } from './lib/wire.mjs';
+import { WORKLOADS } from './lib/wire.mjs';
 
 const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
-const flag = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const rounds = Number(flag('rounds', '5'));
 const duration = Number(flag('duration', '2'));
 const PING = { id: 'ping', label: 'ping', method: 'ping', params: () => undefined };
@@ -36,21 +36,15 @@ const servers = {};
 for (const [name, script] of Object.entries(CONTENDERS)) servers[name] = await startHttpServer({ script: join(HEAD, script) });
 const samples = {};
 try {
-  const sessions = {};
-  for (const name of Object.keys(servers)) for (const era of Object.keys(ERAS)) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
+  const sessions = await openSessions(servers, Object.keys(ERAS));
   for (let round = 0; round < rounds; round++) {
     for (const { workload, era } of cells) {
       const order = Object.keys(servers);
       // Each contender goes first in turn.
       for (let k = 0; k < round % order.length; k++) order.push(order.shift());
       for (const name of order) {
-        const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
-        if (round === 0) await runLoad({ ...options, duration: 0.5 });
-        const cpu = cpuMs(servers[name].pid);
-        const result = await runLoad({ ...options, duration });
-        const list = (samples[`${workload.id} ${era} ${name}`] ??= []);
-        list.push({ rps: result.rps, cpuUs: ((cpuMs(servers[name].pid) - cpu) * 1000) / result.requests });
-        await new Promise((done) => setTimeout(done, 150));
+        const sample = await timeCell(servers, sessions, name, { workload, era, duration, warm: round === 0 });
+        (samples[`${workload.id} ${era} ${name}`] ??= []).push(sample);
       }
     }
   }

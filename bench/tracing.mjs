@@ -12,13 +12,13 @@
 // generator, and so the server it measured with tracing on.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad } from './lib/http-load.mjs';
-import { cpuMs, startHttpServer, stopChild } from './lib/proc.mjs';
+import { flag } from './config.mjs';
+import { openSessions, timeCell } from './lib/cells.mjs';
+import { startHttpServer, stopChild } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
-import { openEra, WORKLOADS } from './lib/wire.mjs';
+import { WORKLOADS } from './lib/wire.mjs';
 
 const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
-const flag = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const rounds = Number(flag('rounds', '5'));
 const duration = Number(flag('duration', '2'));
 const workload = WORKLOADS.find((w) => w.id === flag('workload', 'get'));
@@ -43,19 +43,13 @@ const servers = {
 let received = { posts: 0, bytes: 0 };
 const lines = ['| Cell | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
 try {
-  const sessions = {};
-  for (const name of Object.keys(servers)) for (const era of Object.keys(ERAS)) sessions[`${name} ${era}`] = await openEra(servers[name].url, era);
+  const sessions = await openSessions(servers, Object.keys(ERAS));
   const cells = {};
   for (let round = 0; round < rounds; round++) {
     for (const era of Object.keys(ERAS)) {
       for (const name of round % 2 ? ['on', 'off'] : ['off', 'on']) {
-        const options = { url: servers[name].url, era, session: sessions[`${name} ${era}`], workload, connections: 16 };
-        if (round === 0) await runLoad({ ...options, duration: 0.5 });
-        const cpu = cpuMs(servers[name].pid);
-        const result = await runLoad({ ...options, duration });
-        const cell = (cells[era] ??= { off: [], on: [] });
-        cell[name].push({ rps: result.rps, cpuUs: ((cpuMs(servers[name].pid) - cpu) * 1000) / result.requests });
-        await new Promise((done) => setTimeout(done, 150));
+        const sample = await timeCell(servers, sessions, name, { workload, era, duration, warm: round === 0 });
+        (cells[era] ??= { off: [], on: [] })[name].push(sample);
       }
     }
   }
