@@ -8,14 +8,17 @@
 // dist/, this tree's node_modules). Every HTTP workload on both revisions,
 // then cold start to the first prompts/list (the floor as a reference), each
 // cell the median of its rounds, base and head taking turns to go first.
+// Each round starts both afresh and times them back to back; the range of
+// the rounds' head ÷ base is printed beside the median. `--base=HEAD`
+// compares this build with itself: what a cell moves by chance
+// (PERFORMANCE.md, "Judging a change").
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERAS, flag } from './config.mjs';
-import { openSessions, timeCell } from './lib/cells.mjs';
-import { startHttpServer, stopChild } from './lib/proc.mjs';
+import { freshRounds, timeCell } from './lib/cells.mjs';
 import { median } from './lib/stats.mjs';
 import { WORKLOADS } from './lib/wire.mjs';
 import { coldOnce } from './phases/cold.mjs';
@@ -39,30 +42,26 @@ try {
   symlinkSync(join(HEAD, 'node_modules'), join(BASE, 'node_modules'));
   execFileSync(process.execPath, [join(HEAD, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: BASE, stdio: 'inherit' });
   const trees = { base: BASE, head: HEAD };
-  const lines = ['| Cell | base | head | head ÷ base | base CPU µs/req | head CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
-  const servers = {};
-  for (const [name, tree] of Object.entries(trees)) servers[name] = await startHttpServer({ script: join(tree, 'bench/servers/skillport.mjs') });
-  try {
-    const sessions = await openSessions(servers, ERAS);
-    const cells = {};
-    for (let round = 0; round < rounds; round++) {
-      for (const workload of workloads) {
-        for (const era of ERAS) {
-          for (const name of round % 2 ? ['head', 'base'] : ['base', 'head']) {
-            const sample = await timeCell(servers, sessions, name, { workload, era, duration, warm: round === 0 });
-            (cells[`${workload.id}, ${era}`] ??= { base: [], head: [] })[name].push(sample);
-          }
+  const lines = ['| Cell | base | head | head ÷ base | rounds, lowest–highest | base CPU µs/req | head CPU µs/req |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const cells = {};
+  const contenders = { base: { script: join(BASE, 'bench/servers/skillport.mjs') }, head: { script: join(HEAD, 'bench/servers/skillport.mjs') } };
+  await freshRounds(rounds, contenders, ERAS, async (servers, sessions, round) => {
+    for (const workload of workloads) {
+      for (const era of ERAS) {
+        for (const name of round % 2 ? ['head', 'base'] : ['base', 'head']) {
+          const sample = await timeCell(servers, sessions, name, { workload, era, duration });
+          (cells[`${workload.id}, ${era}`] ??= { base: [], head: [] })[name].push(sample);
         }
       }
     }
-    for (const [cell, { base: b, head: h }] of Object.entries(cells)) {
-      const [rb, rh] = [median(b.map((s) => s.rps)), median(h.map((s) => s.rps))];
-      lines.push(
-        `| HTTP ${cell} req/s | ${rb.toFixed(0)} | ${rh.toFixed(0)} | ${(rh / rb).toFixed(2)}× | ${median(b.map((s) => s.cpuUs)).toFixed(1)} | ${median(h.map((s) => s.cpuUs)).toFixed(1)} |`,
-      );
-    }
-  } finally {
-    for (const server of Object.values(servers)) await stopChild(server.child);
+  });
+  for (const [cell, { base: b, head: h }] of Object.entries(cells)) {
+    const [rb, rh] = [median(b.map((s) => s.rps)), median(h.map((s) => s.rps))];
+    const each = h.map((s, round) => s.rps / (b[round]?.rps ?? Number.NaN)).filter(Number.isFinite);
+    const range = `${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)}×`;
+    lines.push(
+      `| HTTP ${cell} req/s | ${rb.toFixed(0)} | ${rh.toFixed(0)} | ${(rh / rb).toFixed(2)}× | ${range} | ${median(b.map((s) => s.cpuUs)).toFixed(1)} | ${median(h.map((s) => s.cpuUs)).toFixed(1)} |`,
+    );
   }
   const cold = {};
   for (let round = 0; round < (withCold ? rounds * 2 : 0); round++) {
@@ -78,7 +77,7 @@ try {
   for (const [n, by] of Object.entries(cold)) {
     const [f, b, h] = [median(by.floor), median(by.base), median(by.head)];
     lines.push(
-      `| cold start, N=${n}, ms over the floor's (${f.toFixed(0)} ms) | ${(b - f).toFixed(1)} | ${(h - f).toFixed(1)} | ${(h - b >= 0 ? '+' : '') + (h - b).toFixed(1)} ms | | |`,
+      `| cold start, N=${n}, ms over the floor's (${f.toFixed(0)} ms) | ${(b - f).toFixed(1)} | ${(h - f).toFixed(1)} | ${(h - b >= 0 ? '+' : '') + (h - b).toFixed(1)} ms | | | |`,
     );
   }
   console.log(`base ${base}, head ${HEAD} (working tree), ${rounds} round(s) of ${duration} s per HTTP cell, 16 connections\n`);

@@ -131,7 +131,7 @@ function http(p, h) {
   p();
   p('### Resident memory of each HTTP server');
   p();
-  p('| Contender | RSS idle | RSS after all HTTP rounds | peak RSS |');
+  p('| Contender | RSS idle (first round) | RSS after the last round | peak RSS (highest round) |');
   p('|---|---:|---:|---:|');
   for (const m of h.memory) p(`| ${m.label} | ${fmt.mb(m.idle)} | ${fmt.mb(m.after)} | ${fmt.mb(m.peak)} |`);
   p();
@@ -267,7 +267,7 @@ function method(p, data) {
     `- Each server runs in its own child process on 127.0.0.1; the load generator (autocannon for HTTP, a raw line client for stdio) runs in the parent, so on ${data.machine.cores} cores the generator and the server share the CPU.`,
   );
   p(
-    `- HTTP: ${c.rounds} round(s) × ${c.duration} s per cell at ${c.connections} connections, the contender order rotating each round, a ${c.warmup} s warm-up per cell before the first round. Latency percentiles come from autocannon’s per-response times; requests still in flight when a cell’s window closes are not counted, so a contender whose requests take close to the window has its p99 capped by it.`,
+    `- HTTP: ${c.rounds} round(s) × ${c.duration} s per cell at ${c.connections} connections, every contender in new processes each round (one process can run the same code several percent faster or slower than another for its whole life), the contender order rotating each round, a ${c.warmup} s warm-up per cell in each round. Latency percentiles come from autocannon’s per-response times; requests still in flight when a cell’s window closes are not counted, so a contender whose requests take close to the window has its p99 capped by it.`,
   );
   p();
 }

@@ -1,7 +1,7 @@
 // Where skillport's cost per request sits: the strict floor, skillport's
 // transport ends alone (bench/servers/adapter.mjs: the node:http adapter and
 // the JSON-RPC layer around answers computed in a few lines), and skillport
-// as the README teaches, served side by side and alternating in one run.
+// as the README teaches, served side by side, started afresh each round.
 // adapter − floor is what the transport ends cost; skillport − adapter is
 // what the layers between them cost (guards, routes, sessions, the resolver,
 // the connection, the registry and the engine).
@@ -12,8 +12,7 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flag } from './config.mjs';
-import { openSessions, timeCell } from './lib/cells.mjs';
-import { startHttpServer, stopChild } from './lib/proc.mjs';
+import { freshRounds, timeCell } from './lib/cells.mjs';
 import { median } from './lib/stats.mjs';
 import { WORKLOADS } from './lib/wire.mjs';
 
@@ -32,25 +31,19 @@ const cells = flag('cells', 'ping:legacy,get:legacy,get:modern,complete:legacy,c
   });
 const CONTENDERS = { floor: 'bench/servers/floor.mjs', adapter: 'bench/servers/adapter.mjs', skillport: 'bench/servers/skillport.mjs' };
 
-const servers = {};
-for (const [name, script] of Object.entries(CONTENDERS)) servers[name] = await startHttpServer({ script: join(HEAD, script) });
 const samples = {};
-try {
-  const sessions = await openSessions(servers, Object.keys(ERAS));
-  for (let round = 0; round < rounds; round++) {
-    for (const { workload, era } of cells) {
-      const order = Object.keys(servers);
-      // Each contender goes first in turn.
-      for (let k = 0; k < round % order.length; k++) order.push(order.shift());
-      for (const name of order) {
-        const sample = await timeCell(servers, sessions, name, { workload, era, duration, warm: round === 0 });
-        (samples[`${workload.id} ${era} ${name}`] ??= []).push(sample);
-      }
+const contenders = Object.fromEntries(Object.entries(CONTENDERS).map(([name, script]) => [name, { script: join(HEAD, script) }]));
+await freshRounds(rounds, contenders, Object.keys(ERAS), async (servers, sessions, round) => {
+  for (const { workload, era } of cells) {
+    const order = Object.keys(servers);
+    // Each contender goes first in turn.
+    for (let k = 0; k < round % order.length; k++) order.push(order.shift());
+    for (const name of order) {
+      const sample = await timeCell(servers, sessions, name, { workload, era, duration });
+      (samples[`${workload.id} ${era} ${name}`] ??= []).push(sample);
     }
   }
-} finally {
-  for (const server of Object.values(servers)) await stopChild(server.child);
-}
+});
 
 const lines = [
   `${rounds} round(s) of ${duration} s per cell, 16 connections; medians. CPU: the server process's, all threads, per request.`,

@@ -6,14 +6,14 @@
 //
 //   npm run bench:tracing -- [--rounds=5] [--duration=2] [--workload=get] [--what=tracing|metrics]
 //
-// Each cell is the median of its rounds, on and off taking turns to go
-// first. The receiver (bench/servers/otlp-sink.mjs) runs in a process of its
-// own, as a collector does: in this one, reading the spans slowed the load
-// generator, and so the server it measured with tracing on.
+// Each cell is the median of its rounds, on and off started afresh each
+// round and taking turns to go first. The receiver
+// (bench/servers/otlp-sink.mjs) runs in a process of its own, as a collector
+// does (against one in the load generator's process it measured the same).
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flag } from './config.mjs';
-import { openSessions, timeCell } from './lib/cells.mjs';
+import { freshRounds, timeCell } from './lib/cells.mjs';
 import { startHttpServer, stopChild } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
 import { WORKLOADS } from './lib/wire.mjs';
@@ -33,26 +33,22 @@ const endpoint = sink.url;
 const script = join(HEAD, 'bench/servers/skillport.mjs');
 // The servers inherit this environment: neither may see an OTEL_* variable of the caller's.
 for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_')) delete process.env[key];
-const servers = {
-  off: await startHttpServer({ script }),
-  on: await startHttpServer({
-    script,
-    env: what === 'tracing' ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } : { SKILLPORT_BENCH_METRICS: '1' },
-  }),
+const contenders = {
+  off: { script },
+  on: { script, env: what === 'tracing' ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_TRACES_SAMPLER: 'always_on' } : { SKILLPORT_BENCH_METRICS: '1' } },
 };
 let received = { posts: 0, bytes: 0 };
 const lines = ['| Cell | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
 try {
-  const sessions = await openSessions(servers, Object.keys(ERAS));
   const cells = {};
-  for (let round = 0; round < rounds; round++) {
+  await freshRounds(rounds, contenders, Object.keys(ERAS), async (servers, sessions, round) => {
     for (const era of Object.keys(ERAS)) {
       for (const name of round % 2 ? ['on', 'off'] : ['off', 'on']) {
-        const sample = await timeCell(servers, sessions, name, { workload, era, duration, warm: round === 0 });
+        const sample = await timeCell(servers, sessions, name, { workload, era, duration });
         (cells[era] ??= { off: [], on: [] })[name].push(sample);
       }
     }
-  }
+  });
   for (const [era, { off, on }] of Object.entries(cells)) {
     const [a, b] = [median(off.map((s) => s.rps)), median(on.map((s) => s.rps))];
     const cpu = (samples) => median(samples.map((s) => s.cpuUs)).toFixed(1);
@@ -60,7 +56,7 @@ try {
   }
   received = await (await fetch(`${endpoint}/received`)).json();
 } finally {
-  for (const server of [...Object.values(servers), sink]) await stopChild(server.child);
+  await stopChild(sink.child);
 }
 console.log(
   `${workload.label}, ${what}: ${rounds} round(s) of ${duration} s per cell, 16 connections; spans received: ${received.posts} POSTs, ${received.bytes} bytes\n`,
