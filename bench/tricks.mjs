@@ -235,6 +235,23 @@ async function compare(id, what, withTrick, without, note) {
   );
 }
 
+// 7b. A request's labels compared with those of the series recorded to last
+// (the next request usually repeats them) before any map lookup. Without:
+// two label sets in turn, so each observation misses it and walks the index.
+{
+  const registry = new MetricsRegistry();
+  const histogram = registry.histogram('bench_seconds', 'bench', ['a', 'b', 'c', 'd', 'e', 'f'], [0.001, 0.01, 0.1, 1]);
+  const labels = { a: 'prompts/get', b: '2026-07-28', c: undefined, d: 'greet', e: undefined, f: 'tcp' };
+  const other = { ...labels, d: 'review' };
+  await compare(
+    'metrics-last-series',
+    'one histogram observation with six labels, the same as the last one',
+    () => histogram.observe(0.0001, labels),
+    (i) => histogram.observe(0.0001, i & 1 ? other : labels),
+    'telemetry/registry.ts #slot',
+  );
+}
+
 // 8. The layers between a revision's handler and the user's `get` chain on
 // the promise they have instead of each awaiting the next (five layers: the
 // registry's handler, withInput, getPrompt, the definition's get, and the

@@ -49,6 +49,33 @@ describe('MetricsRegistry', () => {
     expect(registry.collect()).toContain('demo_sessions{kind="http"} 5\n');
   });
 
+  it('records each set of labels to its own series, however they alternate', () => {
+    // The registry remembers the series it last recorded to: a set of labels that differs from it
+    // in any one value, or leaves one out, must still find its own.
+    const registry = new MetricsRegistry();
+    const histogram = registry.histogram('demo_seconds', 'Durations.', ['m', 'p'], [1]);
+    const calls: Array<[number, Record<string, string>]> = [
+      [0.5, { m: 'get', p: 'a' }],
+      [0.5, { m: 'get', p: 'b' }],
+      [0.5, { m: 'get', p: 'a' }],
+      [2, { m: 'list', p: 'a' }],
+      [0.5, { m: 'get' }],
+      [0.5, { m: 'get', p: 'a' }],
+    ];
+    for (const [value, labels] of calls) histogram.observe(value, labels);
+    expect(
+      registry
+        .collect()
+        .split('\n')
+        .filter((line) => line.startsWith('demo_seconds_count')),
+    ).toEqual([
+      'demo_seconds_count{m="get",p="a"} 3',
+      'demo_seconds_count{m="get",p="b"} 1',
+      'demo_seconds_count{m="list",p="a"} 1',
+      'demo_seconds_count{m="get"} 1',
+    ]);
+  });
+
   it('counts what would pass the series cap under one _OTHER series', () => {
     const registry = new MetricsRegistry({ maxSeries: 2 });
     const counter = registry.counter('demo_total', 'A demo.', ['name']);
