@@ -26,12 +26,27 @@ function throughput(id, threshold) {
   };
 }
 
+/** skillport's stdio prompts/get ÷ the floor's, sequential or pipelined, both revisions (issue 26 asks 0.8× over stdio too). */
+function stdio(mode, field, threshold) {
+  return {
+    id: `stdio-${mode}`,
+    what: `stdio prompts/get with arguments, ${mode}: skillport ÷ the strict floor, same round, median of rounds`,
+    op: '>=',
+    threshold,
+    unit: 'ratio',
+    margin: 'relative',
+    cells: ERAS.map((era) => ({ label: `stdio ${mode}, ${ERA_LABEL[era]}`, path: ['stdio', 'table', cellKey('skillport', era), field] })),
+  };
+}
+
 export const TARGETS = [
   throughput('list', 1.0),
   throughput('get', 0.8),
   throughput('complete', 0.8),
   throughput('get4k', 0.9),
   throughput('get4k-get', null),
+  stdio('sequential', 'seqToFloor', 0.8),
+  stdio('pipelined', 'pipeToFloor', 0.8),
   {
     id: 'http-p99',
     what: 'HTTP p99 below every official SDK and FastMCP setup on the same workload (any revision)',
