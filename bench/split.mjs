@@ -11,7 +11,7 @@
 // ping is 2025-11-25's (2026-07-28 has none): the smallest request there is.
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flag } from './config.mjs';
+import { ERA_LABEL, ERAS, flag } from './config.mjs';
 import { freshRounds, timeCell } from './lib/cells.mjs';
 import { median } from './lib/stats.mjs';
 import { WORKLOADS } from './lib/wire.mjs';
@@ -20,20 +20,19 @@ const HEAD = resolve(fileURLToPath(import.meta.url), '../..');
 const rounds = Number(flag('rounds', '5'));
 const duration = Number(flag('duration', '2'));
 const PING = { id: 'ping', label: 'ping', method: 'ping', params: () => undefined };
-const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' };
 const cells = flag('cells', 'ping:legacy,get:legacy,get:modern,complete:legacy,complete:modern')
   .split(',')
   .map((cell) => {
     const [id, era] = cell.split(':');
     const workload = id === 'ping' ? PING : WORKLOADS.find((w) => w.id === id);
-    if (!workload || !ERAS[era] || (id === 'ping' && era !== 'legacy')) throw new Error(`unknown cell ${cell}`);
+    if (!workload || !ERAS.includes(era) || (id === 'ping' && era !== 'legacy')) throw new Error(`unknown cell ${cell}`);
     return { workload, era };
   });
 const CONTENDERS = { floor: 'bench/servers/floor.mjs', adapter: 'bench/servers/adapter.mjs', skillport: 'bench/servers/skillport.mjs' };
 
 const samples = {};
 const contenders = Object.fromEntries(Object.entries(CONTENDERS).map(([name, script]) => [name, { script: join(HEAD, script) }]));
-await freshRounds(rounds, contenders, Object.keys(ERAS), async (servers, sessions, round) => {
+await freshRounds(rounds, contenders, ERAS, async (servers, sessions, round) => {
   for (const { workload, era } of cells) {
     const order = Object.keys(servers);
     // Each contender goes first in turn.
@@ -55,7 +54,7 @@ for (const { workload, era } of cells) {
   const of = (name, key) => median(samples[`${workload.id} ${era} ${name}`].map((s) => s[key]));
   const [floor, adapter, skillport] = ['floor', 'adapter', 'skillport'].map((name) => ({ rps: of(name, 'rps'), cpu: of(name, 'cpuUs') }));
   lines.push(
-    `| ${workload.label}, ${ERAS[era]} | ${floor.rps.toFixed(0)} | ${adapter.rps.toFixed(0)} | ${skillport.rps.toFixed(0)} | ${floor.cpu.toFixed(1)} | ${adapter.cpu.toFixed(1)} | ${skillport.cpu.toFixed(1)} | ${(adapter.cpu - floor.cpu).toFixed(1)} | ${(skillport.cpu - adapter.cpu).toFixed(1)} |`,
+    `| ${workload.label}, ${ERA_LABEL[era]} | ${floor.rps.toFixed(0)} | ${adapter.rps.toFixed(0)} | ${skillport.rps.toFixed(0)} | ${floor.cpu.toFixed(1)} | ${adapter.cpu.toFixed(1)} | ${skillport.cpu.toFixed(1)} | ${(adapter.cpu - floor.cpu).toFixed(1)} | ${(skillport.cpu - adapter.cpu).toFixed(1)} |`,
   );
 }
 console.log(lines.join('\n'));

@@ -12,7 +12,7 @@
 // does (against one in the load generator's process it measured the same).
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flag } from './config.mjs';
+import { ERA_LABEL, ERAS, flag } from './config.mjs';
 import { freshRounds, timeCell } from './lib/cells.mjs';
 import { startHttpServer, stopChild } from './lib/proc.mjs';
 import { median } from './lib/stats.mjs';
@@ -23,7 +23,6 @@ const rounds = Number(flag('rounds', '5'));
 const duration = Number(flag('duration', '2'));
 const workload = WORKLOADS.find((w) => w.id === flag('workload', 'get'));
 if (!workload) throw new Error(`--workload must be one of ${WORKLOADS.map((w) => w.id).join(', ')}`);
-const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' };
 const what = flag('what', 'tracing');
 if (what !== 'tracing' && what !== 'metrics') throw new Error('--what must be tracing or metrics');
 
@@ -41,8 +40,8 @@ let received = { posts: 0, bytes: 0 };
 const lines = ['| Cell | off req/s | on req/s | on ÷ off | off CPU µs/req | on CPU µs/req |', '|---|---:|---:|---:|---:|---:|'];
 try {
   const cells = {};
-  await freshRounds(rounds, contenders, Object.keys(ERAS), async (servers, sessions, round) => {
-    for (const era of Object.keys(ERAS)) {
+  await freshRounds(rounds, contenders, ERAS, async (servers, sessions, round) => {
+    for (const era of ERAS) {
       for (const name of round % 2 ? ['on', 'off'] : ['off', 'on']) {
         const sample = await timeCell(servers, sessions, name, { workload, era, duration });
         (cells[era] ??= { off: [], on: [] })[name].push(sample);
@@ -52,7 +51,7 @@ try {
   for (const [era, { off, on }] of Object.entries(cells)) {
     const [a, b] = [median(off.map((s) => s.rps)), median(on.map((s) => s.rps))];
     const cpu = (samples) => median(samples.map((s) => s.cpuUs)).toFixed(1);
-    lines.push(`| HTTP ${workload.id}, ${ERAS[era]} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}× | ${cpu(off)} | ${cpu(on)} |`);
+    lines.push(`| HTTP ${workload.id}, ${ERA_LABEL[era]} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(2)}× | ${cpu(off)} | ${cpu(on)} |`);
   }
   received = await (await fetch(`${endpoint}/received`)).json();
 } finally {

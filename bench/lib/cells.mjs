@@ -37,8 +37,8 @@ export async function openSessions(servers, eras) {
 /**
  * One timed cell of `workload` in `era` on server `name`, 16 connections:
  * its req/s and the server's CPU µs per request (all threads), after 0.5 s
- * of load, untimed (each round's servers are fresh). Then a pause of 150 ms, so the next cell
- * starts on a quiet machine.
+ * of load, untimed (each round's servers are fresh). Then a pause of
+ * 150 ms, so the next cell starts on a quiet machine.
  */
 export async function timeCell(servers, sessions, name, { workload, era, duration }) {
   const server = servers[name];
